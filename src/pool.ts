@@ -1,0 +1,50 @@
+import os from 'node:os';
+import path from 'node:path';
+import { Piscina } from 'piscina';
+
+/** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
+export type TaskKind = string;
+
+const WORKERS_DIR = path.join(__dirname, '..', 'workers');
+
+export function taskFile(kind: TaskKind): string {
+  return path.join(WORKERS_DIR, `${kind}.js`);
+}
+
+export interface PoolOptions {
+  threads?: number;
+  /** Tasks waiting beyond this are refused (back-pressure) rather than queued without bound. */
+  maxQueue?: number;
+}
+
+/** The process-wide Piscina pool; tasks name their module by kind. */
+export class WorkerPool {
+  readonly piscina: Piscina;
+  readonly threads: number;
+
+  constructor(options: PoolOptions = {}) {
+    this.threads = Math.max(1, options.threads ?? os.availableParallelism());
+    this.piscina = new Piscina({
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      maxQueue: options.maxQueue ?? this.threads * 256,
+      idleTimeout: 60_000,
+    });
+  }
+
+  run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
+    return this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never }) as Promise<Result>;
+  }
+
+  get queueSize(): number {
+    return this.piscina.queueSize;
+  }
+
+  get utilization(): number {
+    return this.piscina.utilization;
+  }
+
+  close(): Promise<void> {
+    return this.piscina.destroy();
+  }
+}
