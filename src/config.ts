@@ -1,0 +1,39 @@
+import os from 'node:os';
+import path from 'node:path';
+
+export type StorageBackend = 'embedded' | 'mongodb';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  apiKeys: string[];
+  mongodbUri?: string;
+  backend: StorageBackend;
+  workers: number;
+  logLevel: string;
+  maxBodyBytes: number;
+}
+
+function intFrom(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got '${value}'`);
+  return n;
+}
+
+/** Every setting comes from the environment and is validated once, here. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const mongodbUri = env.MONGODB_URI?.trim() || undefined;
+  return {
+    port: intFrom('PORT', env.PORT, 8080, 0),
+    host: env.HOST || '0.0.0.0',
+    dataDir: path.resolve(env.KINDRED_DATA_DIR || './data'),
+    apiKeys: (env.KINDRED_API_KEYS || '').split(',').map((k) => k.trim()).filter(Boolean),
+    mongodbUri,
+    backend: mongodbUri ? 'mongodb' : 'embedded',
+    workers: intFrom('KINDRED_WORKERS', env.KINDRED_WORKERS, os.availableParallelism(), 1),
+    logLevel: env.LOG_LEVEL || 'info',
+    maxBodyBytes: intFrom('KINDRED_MAX_BODY_BYTES', env.KINDRED_MAX_BODY_BYTES, 10 * 1024 * 1024, 1024),
+  };
+}

@@ -1,0 +1,88 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import { ApiError } from '../errors';
+import type { Logger } from '../log';
+import { normaliseQuery, parseBody } from './body';
+import { VersionDispatcher, type Call, type Services } from './dispatch';
+import type { ApiVersion, Reply } from './route';
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  maxBodyBytes: number;
+  /** Versions served under a path prefix, e.g. `/v5`; the one with prefix '' is served at the root. */
+  versions: Array<{ prefix: string; version: ApiVersion }>;
+  isReady(): boolean;
+}
+
+function send(res: Response, reply: Reply): void {
+  res.status(reply.status);
+  if (reply.headers) res.set(reply.headers);
+  if (reply.body === undefined) res.end();
+  else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) res.send(reply.body);
+  else res.json(reply.body);
+}
+
+function statusOfBodyError(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+export function createApp(options: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.get('/healthz', (_req, res) => {
+    if (options.isReady()) res.json({ status: 'ok' });
+    else res.status(503).json({ message: 'Starting' });
+  });
+
+  app.use(pinoHttp({ logger: options.logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info') }));
+  app.use(express.raw({ type: () => true, limit: options.maxBodyBytes }));
+
+  const mount = (version: ApiVersion) => {
+    const dispatcher = new VersionDispatcher(version, options.services);
+    return async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
+        let body: unknown;
+        try {
+          body = parseBody(raw, req.headers['content-type']);
+        } catch (error) {
+          if (error instanceof ApiError) return send(res, version.renderError(error));
+          throw error;
+        }
+        const call: Call = {
+          method: req.method,
+          path: req.path,
+          fullPath: req.originalUrl.split('?')[0],
+          query: normaliseQuery(req.query as Record<string, unknown>),
+          headers: req.headers,
+          body,
+        };
+        send(res, await dispatcher.dispatch(call));
+      } catch (error) {
+        next(error);
+      }
+    };
+  };
+
+  const root = options.versions.find((v) => v.prefix === '');
+  for (const { prefix, version } of options.versions) {
+    if (prefix) app.use(prefix, mount(version));
+  }
+  if (root) app.use(mount(root.version));
+
+  // Errors that reach here were not the API's own: body-parser refusals (4xx) or bugs (500).
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = statusOfBodyError(error);
+    if (status === 413) return send(res, { status, body: { message: 'Request body is too large' } });
+    if (status !== undefined) return send(res, { status, body: { message: 'Request body could not be read' } });
+    req.log?.error({ err: error }, 'unhandled error');
+    send(res, { status: 500, body: { message: 'Internal server error' } });
+  });
+  return app;
+}

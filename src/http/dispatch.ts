@@ -1,0 +1,92 @@
+import { ApiError } from '../errors';
+import type { ChangeBus, TenantContext } from '../services/context';
+import type { KeyResolver } from '../services/keys';
+import type { Storage } from '../storage';
+import type { ApiVersion, Reply, RouteDef } from './route';
+import { Router } from './router';
+import { compileBody, compileQuery, type Validator } from './validation';
+
+/** One call into a version's API, from HTTP or from inside a batch. */
+export interface Call {
+  method: string;
+  /** Path relative to the version's base, e.g. `/documents/abc`. */
+  path: string;
+  /** Path as the client sent it, with any version prefix (for Link headers). */
+  fullPath: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed body, or undefined when none was sent. */
+  body: unknown;
+}
+
+export interface Services {
+  storage: Storage;
+  keys: KeyResolver;
+  changes: ChangeBus;
+}
+
+interface PreparedRoute {
+  validateQuery?: Validator;
+  validateBody?: Validator;
+}
+
+function header(headers: Call['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A version's routes compiled once: matching, validation and authentication in front of each handler. */
+export class VersionDispatcher {
+  private readonly router: Router;
+  private readonly prepared = new Map<RouteDef, PreparedRoute>();
+
+  constructor(
+    readonly version: ApiVersion,
+    private readonly services: Services,
+  ) {
+    this.router = new Router(version.routes);
+    for (const route of version.routes) {
+      this.prepared.set(route, {
+        validateQuery: route.query ? compileQuery(route.query) : undefined,
+        validateBody: route.body ? compileBody(route.body) : undefined,
+      });
+    }
+  }
+
+  async dispatch(call: Call): Promise<Reply> {
+    try {
+      return await this.handle(call);
+    } catch (error) {
+      if (error instanceof ApiError) return this.version.renderError(error);
+      throw error;
+    }
+  }
+
+  private async authenticate(call: Call): Promise<TenantContext> {
+    const key = this.version.keySource === 'header'
+      ? header(call.headers, 'subscription-key')
+      : (typeof call.query['subscription-key'] === 'string' ? call.query['subscription-key'] : undefined);
+    if (!key) throw new ApiError(401, 'No API key found in request');
+    const tenant = await this.services.keys.tenantOf(key);
+    if (!tenant) throw new ApiError(403, 'Invalid authentication credentials');
+    return { tenant, store: this.services.storage.tenant(tenant), changes: this.services.changes };
+  }
+
+  private async handle(call: Call): Promise<Reply> {
+    const tenant = await this.authenticate(call);
+    const match = this.router.match(call.method, call.path);
+    if (!match) throw this.version.pathNotFound();
+    const { route, params } = match;
+    const prepared = this.prepared.get(route)!;
+    const query = { ...call.query };
+    const queryError = prepared.validateQuery?.(query);
+    if (queryError) throw queryError;
+    let body = call.body;
+    if (prepared.validateBody) {
+      if (body === undefined) body = {};
+      const bodyError = prepared.validateBody(body);
+      if (bodyError) throw bodyError;
+    }
+    return route.handle({ tenant, params, query, body, path: call.fullPath, rawQuery: call.query });
+  }
+}

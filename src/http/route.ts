@@ -1,0 +1,47 @@
+import type { ApiError } from '../errors';
+import type { TenantContext } from '../services/context';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** A JSON Schema literal; ajv compiles it once at start-up. */
+export type Schema = Record<string, unknown>;
+
+export interface RequestContext {
+  tenant: TenantContext;
+  params: Record<string, string>;
+  /** Validated and coerced by the route's query schema. */
+  query: Record<string, unknown>;
+  /** Validated by the route's body schema; undefined when no body was sent. */
+  body: unknown;
+  /** Path as the client sent it (with any version prefix) and its raw query, for Link headers. */
+  path: string;
+  rawQuery: Record<string, unknown>;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef {
+  method: Method;
+  /** Express-like: literal segments and `:name` parameters. */
+  path: string;
+  query?: Schema;
+  body?: Schema;
+  handle(req: RequestContext): Promise<Reply>;
+}
+
+/** Where a version reads the subscription key from. */
+export type KeySource = 'header' | 'query';
+
+export interface ApiVersion {
+  name: string;
+  keySource: KeySource;
+  routes: RouteDef[];
+  /** Turns an error into this version's error response. */
+  renderError(error: ApiError): Reply;
+  /** The answer for a path outside this version's API. */
+  pathNotFound(): ApiError;
+}

@@ -1,0 +1,198 @@
+import { FaissAddon, FaissIndex } from './faiss-addon';
+import { SharedVectorStore } from './shared-store';
+
+export interface ApproximateOptions {
+  /** FAISS factory string; default `IVF<nlist>,Flat` (inner product). */
+  description?: string;
+  /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
+  nlist?: number;
+  /** Lists probed per query (IVF). */
+  nprobe?: number;
+  /** Candidate list size per query (HNSW). */
+  efSearch?: number;
+  /** Training sample per list (k-means); FAISS wants >= 39. */
+  trainPerList?: number;
+}
+
+export interface Hit {
+  id: string;
+  score: number;
+}
+
+const CHUNK_ROWS = 4096;
+
+/**
+ * A FAISS index mirroring a SharedVectorStore. Every stored version of an id gets a
+ * fresh numeric label; changed ids are marked dirty and applied in batches (old label
+ * removed, new label added) off the JS thread. Searches map labels back to ids and
+ * drop ids that are no longer in the store.
+ */
+export class ApproximateIndex {
+  private readonly labelToId = new Map<number, string>();
+  private readonly idToLabel = new Map<string, number>();
+  private nextLabel = 1;
+  private dirty = new Set<string>();
+  private flushing: Promise<void> | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private ready = false;
+
+  private constructor(
+    private readonly store: SharedVectorStore,
+    private readonly faiss: FaissIndex,
+    readonly description: string,
+    private readonly options: ApproximateOptions,
+  ) {}
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  get ntotal(): number {
+    return this.faiss.ntotal;
+  }
+
+  /** Creates and fills an index from the store's live rows; changes noted meanwhile are applied after. */
+  static create(store: SharedVectorStore, addon: FaissAddon, options: ApproximateOptions): ApproximateIndex {
+    const nlist = options.nlist ?? Math.min(8192, Math.max(16, Math.round(Math.sqrt(store.size))));
+    const description = options.description ?? `IVF${nlist},Flat`;
+    const faiss = new addon.FaissIndex(store.dim, description, 'ip');
+    return new ApproximateIndex(store, faiss, description, { ...options, nlist });
+  }
+
+  /** Trains on a sample and adds every live row. Call once, right after create. */
+  async build(): Promise<void> {
+    const release = this.store.blockCompaction();
+    try {
+      const ids = Array.from(this.store.ids());
+      const rows = ids.map((id) => this.store.rowOf(id) as number);
+      if (!this.faiss.isTrained) {
+        const want = Math.min(rows.length, (this.options.nlist ?? 1) * (this.options.trainPerList ?? 40));
+        const step = rows.length / Math.max(1, want);
+        const sampleRows: number[] = [];
+        for (let i = 0; i < want; i++) sampleRows.push(rows[Math.floor(i * step)]);
+        await this.faiss.train(this.copyRows(sampleRows));
+      }
+      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+        const chunkRows = rows.slice(start, start + CHUNK_ROWS);
+        const labels = new BigInt64Array(chunkRows.length);
+        for (let i = 0; i < chunkRows.length; i++) {
+          const id = ids[start + i];
+          const label = this.nextLabel++;
+          labels[i] = BigInt(label);
+          this.labelToId.set(label, id);
+          this.idToLabel.set(id, label);
+        }
+        await this.faiss.add(this.copyRows(chunkRows), labels);
+      }
+    } finally {
+      release();
+    }
+    this.ready = true;
+    await this.flush();
+  }
+
+  private copyRows(rows: number[]): Float32Array {
+    const dim = this.store.dim;
+    const out = new Float32Array(rows.length * dim);
+    const f32 = this.store.f32();
+    for (let i = 0; i < rows.length; i++) {
+      const start = this.store.rowOffset(rows[i]) >> 2;
+      out.set(f32.subarray(start, start + dim), i * dim);
+    }
+    return out;
+  }
+
+  /** Marks `id` as changed (upserted or removed) in the store. */
+  noteChange(id: string): void {
+    this.dirty.add(id);
+    if (this.ready && !this.flushTimer) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        void this.flush();
+      }, 20);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Applies every noted change to the FAISS index. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => (this.dirty.size > 0 ? this.flush() : undefined));
+    if (!this.ready || this.dirty.size === 0) return Promise.resolve();
+    this.flushing = this.applyDirty().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async applyDirty(): Promise<void> {
+    while (this.dirty.size > 0) {
+      const batch = this.dirty;
+      this.dirty = new Set();
+      const removed: number[] = [];
+      const addIds: string[] = [];
+      for (const id of batch) {
+        const old = this.idToLabel.get(id);
+        if (old !== undefined) {
+          removed.push(old);
+          this.idToLabel.delete(id);
+          this.labelToId.delete(old);
+        }
+        if (this.store.rowOf(id) !== undefined) addIds.push(id);
+      }
+      if (removed.length > 0) await this.faiss.remove(BigInt64Array.from(removed, (l) => BigInt(l)));
+      for (let start = 0; start < addIds.length; start += CHUNK_ROWS) {
+        const chunk = addIds.slice(start, start + CHUNK_ROWS).filter((id) => this.store.rowOf(id) !== undefined);
+        // copy synchronously, right after reading the rows: compaction runs only between ticks
+        const vectors = this.copyRows(chunk.map((id) => this.store.rowOf(id) as number));
+        const labels = new BigInt64Array(chunk.length);
+        chunk.forEach((id, i) => {
+          const label = this.nextLabel++;
+          labels[i] = BigInt(label);
+          this.labelToId.set(label, id);
+          this.idToLabel.set(id, label);
+        });
+        await this.faiss.add(vectors, labels);
+      }
+    }
+  }
+
+  /**
+   * Top `k` ids by approximate inner product. `allow` restricts the labels FAISS may
+   * return (IVF only). Ids removed from the store are dropped, so fewer than k may come back.
+   */
+  async search(query: Float32Array, k: number, allow?: Iterable<string>): Promise<Hit[]> {
+    let allowLabels: BigInt64Array | undefined;
+    if (allow) {
+      const labels: bigint[] = [];
+      for (const id of allow) {
+        const l = this.idToLabel.get(id);
+        if (l !== undefined) labels.push(BigInt(l));
+      }
+      allowLabels = BigInt64Array.from(labels);
+    }
+    const result = await this.faiss.search(Float32Array.from(query), k, {
+      nprobe: this.options.nprobe,
+      efSearch: this.options.efSearch,
+      allow: allowLabels,
+    });
+    const hits: Hit[] = [];
+    for (let i = 0; i < result.labels.length; i++) {
+      const label = Number(result.labels[i]);
+      if (label < 0) continue;
+      const id = this.labelToId.get(label);
+      if (id === undefined || this.store.rowOf(id) === undefined) continue;
+      hits.push({ id, score: result.distances[i] });
+    }
+    return hits;
+  }
+
+  setSearchParams(params: { nprobe?: number; efSearch?: number }): void {
+    if (params.nprobe !== undefined) this.options.nprobe = params.nprobe;
+    if (params.efSearch !== undefined) this.options.efSearch = params.efSearch;
+  }
+
+  close(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.ready = false;
+  }
+}

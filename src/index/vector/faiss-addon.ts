@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface FaissSearchParams {
+  nprobe?: number;
+  efSearch?: number;
+  /** Only these labels may be returned (IVF and flat indexes). */
+  allow?: BigInt64Array;
+}
+
+export interface FaissSearchResult {
+  /** nq × k scores (inner product for metric 'ip'); missing results are -3.4e38. */
+  distances: Float32Array;
+  /** nq × k labels; missing results are -1. */
+  labels: BigInt64Array;
+}
+
+/** native/build/faiss_addon.node: one FAISS index; heavy calls run off the JS thread. */
+export interface FaissIndex {
+  readonly dim: number;
+  readonly ntotal: number;
+  readonly isTrained: boolean;
+  train(vectors: Float32Array): Promise<void>;
+  add(vectors: Float32Array, labels: BigInt64Array): Promise<void>;
+  remove(labels: BigInt64Array): Promise<number>;
+  search(queries: Float32Array, k: number, params?: FaissSearchParams): Promise<FaissSearchResult>;
+  write(file: string): Promise<void>;
+}
+
+export interface FaissAddon {
+  FaissIndex: new (dim: number, description: string, metric: 'ip' | 'l2') => FaissIndex;
+  readIndex(file: string): Promise<FaissIndex>;
+  setThreads(n: number): void;
+}
+
+function isFaissAddon(value: unknown): value is FaissAddon {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.FaissIndex === 'function' && typeof v.readIndex === 'function' && typeof v.setThreads === 'function';
+}
+
+let cached: FaissAddon | null | undefined;
+
+/** The FAISS addon, or null when it was not built (`make -C native faiss`). */
+export function loadFaissAddon(): FaissAddon | null {
+  if (cached !== undefined) return cached;
+  cached = null;
+  const candidates: string[] = [];
+  if (process.env.KINDRED_FAISS_ADDON) candidates.push(process.env.KINDRED_FAISS_ADDON);
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    candidates.push(path.join(dir, 'native', 'build', 'faiss_addon.node'));
+    dir = path.dirname(dir);
+  }
+  const file = candidates.find((f) => fs.existsSync(f));
+  if (file) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded: unknown = require(file);
+    if (isFaissAddon(loaded)) cached = loaded;
+  }
+  return cached;
+}

@@ -1,0 +1,3 @@
+export { VectorIndex } from './vector-index';
+export type { VectorIndexOptions, SearchOptions, Hit } from './vector-index';
+export type { ApproximateOptions } from './approximate';

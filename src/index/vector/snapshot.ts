@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import { SharedVectorStore } from './shared-store';
+
+/*
+ * Snapshot file: "KVIX" | u32 version (1) | u32 header bytes | header JSON | zero pad to
+ * a multiple of 4 | rows × dim float32 (little endian), one row per header id.
+ * header = { dim, ids: string[], meta }. Only live rows are written.
+ */
+const MAGIC = 'KVIX';
+const VERSION = 1;
+const CHUNK_ROWS = 8192;
+
+export interface SnapshotHeader {
+  dim: number;
+  ids: string[];
+  meta: unknown;
+}
+
+/** Writes the store's live rows to `file` (via a temporary file and rename). */
+export async function writeSnapshot(store: SharedVectorStore, file: string, meta: unknown): Promise<void> {
+  const release = store.blockCompaction(); // row numbers below stay valid while we write
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    const ids = Array.from(store.ids());
+    const rows = ids.map((id) => store.rowOf(id) as number);
+    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta }), 'utf8');
+    const pad = (4 - ((12 + header.length) % 4)) % 4;
+    const head = Buffer.alloc(12 + header.length + pad);
+    head.write(MAGIC, 0, 'latin1');
+    head.writeUInt32LE(VERSION, 4);
+    head.writeUInt32LE(header.length, 8);
+    header.copy(head, 12);
+    const fh = await fs.promises.open(tmp, 'w');
+    try {
+      await fh.write(head);
+      const dim = store.dim;
+      for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
+        const n = Math.min(CHUNK_ROWS, rows.length - start);
+        const chunk = new Float32Array(n * dim);
+        const f32 = store.f32();
+        for (let i = 0; i < n; i++) {
+          const at = store.rowOffset(rows[start + i]) >> 2;
+          chunk.set(f32.subarray(at, at + dim), i * dim);
+        }
+        await fh.write(new Uint8Array(chunk.buffer));
+      }
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  } finally {
+    release();
+  }
+}
+
+/** Reads a snapshot: its header, then calls `onRows` with consecutive blocks of rows. */
+export async function readSnapshot(
+  file: string,
+  onHeader: (header: SnapshotHeader) => void,
+  onRows: (firstIndex: number, rows: Float32Array) => void,
+): Promise<void> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    await fh.read(head, 0, 12, 0);
+    if (head.toString('latin1', 0, 4) !== MAGIC) throw new Error(`${file} is not a vector index snapshot`);
+    const version = head.readUInt32LE(4);
+    if (version !== VERSION) throw new Error(`${file}: unsupported snapshot version ${version}`);
+    const headerBytes = head.readUInt32LE(8);
+    const headerBuf = Buffer.alloc(headerBytes);
+    await fh.read(headerBuf, 0, headerBytes, 12);
+    const parsed: unknown = JSON.parse(headerBuf.toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null) throw new Error(`${file}: bad snapshot header`);
+    const h = parsed as Record<string, unknown>;
+    if (typeof h.dim !== 'number' || !Array.isArray(h.ids) || !h.ids.every((x): x is string => typeof x === 'string')) {
+      throw new Error(`${file}: bad snapshot header`);
+    }
+    const header: SnapshotHeader = { dim: h.dim, ids: h.ids, meta: h.meta };
+    onHeader(header);
+    let pos = 12 + headerBytes + ((4 - ((12 + headerBytes) % 4)) % 4);
+    const rowBytes = header.dim * 4;
+    for (let start = 0; start < header.ids.length; start += CHUNK_ROWS) {
+      const n = Math.min(CHUNK_ROWS, header.ids.length - start);
+      const buf = new Float32Array(n * header.dim);
+      const bytes = new Uint8Array(buf.buffer);
+      let got = 0;
+      while (got < bytes.length) {
+        const { bytesRead } = await fh.read(bytes, got, bytes.length - got, pos + got);
+        if (bytesRead === 0) throw new Error(`${file}: snapshot truncated`);
+        got += bytesRead;
+      }
+      pos += n * rowBytes;
+      onRows(start, buf);
+    }
+  } finally {
+    await fh.close();
+  }
+}

@@ -1,0 +1,204 @@
+import { type Csr, shareCsr, transposeCsr } from './csr';
+import { type AlsExecutor, InlineExecutor } from './executor';
+import { Rng } from './rng';
+
+export interface AlsParams {
+  factors: number;
+  iterations: number;
+  /** Confidence of an observed pair is 1 + alpha * count. */
+  alpha: number;
+  /** lambda: L2 penalty on every factor row. */
+  regularization: number;
+  /** CG steps per row per half-iteration. */
+  cgSteps: number;
+  seed: number;
+}
+
+/** Chosen by measurement on MovieLens-100k (see bench/results/hybrid.md). */
+export const DEFAULT_ALS_PARAMS: AlsParams = {
+  factors: 32,
+  iterations: 15,
+  alpha: 2,
+  regularization: 30,
+  cgSteps: 3,
+  seed: 42,
+};
+
+export interface AlsFactors {
+  k: number;
+  nUsers: number;
+  nItems: number;
+  /** nUsers x k, row-major (SharedArrayBuffer-backed after training). */
+  userFactors: Float32Array;
+  /** nItems x k, row-major. */
+  itemFactors: Float32Array;
+}
+
+export interface IterationReport {
+  iteration: number;
+  /** Wall-clock seconds. */
+  seconds: number;
+  /** CPU seconds of the whole process (all threads) during the iteration: comparable on a busy machine. */
+  cpuSeconds: number;
+  /** Weighted squared loss + regularisation; only when `computeLoss` is set. */
+  loss?: number;
+}
+
+export interface TrainOptions {
+  executor?: AlsExecutor;
+  computeLoss?: boolean;
+  onIteration?: (report: IterationReport) => void;
+}
+
+/** Rows per Gram/loss chunk: fixed, so sums are added in the same order whatever the thread count (determinism). */
+const REDUCE_CHUNK_ROWS = 4096;
+
+function sharedFloat32(length: number): Float32Array {
+  return new Float32Array(new SharedArrayBuffer(length * 4));
+}
+
+/** Splits rows into about `parts` contiguous ranges of similar cost (rows weigh k, entries weigh 2). */
+export function balancedRanges(indptr: Int32Array, rows: number, parts: number, k: number): Array<[number, number]> {
+  const total = indptr[rows] * 2 + rows * k;
+  const per = total / Math.max(1, parts);
+  const ranges: Array<[number, number]> = [];
+  let start = 0;
+  let acc = 0;
+  for (let r = 0; r < rows; r++) {
+    acc += (indptr[r + 1] - indptr[r]) * 2 + k;
+    if (acc >= per && r + 1 < rows) {
+      ranges.push([start, r + 1]);
+      start = r + 1;
+      acc = 0;
+    }
+  }
+  if (start < rows) ranges.push([start, rows]);
+  return ranges;
+}
+
+function fixedRanges(rows: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let s = 0; s < rows; s += REDUCE_CHUNK_ROWS) out.push([s, Math.min(rows, s + REDUCE_CHUNK_ROWS)]);
+  return out;
+}
+
+/** F^T F summed over fixed-size chunks in a fixed order. */
+export async function gramOf(ex: AlsExecutor, factors: Float32Array, rows: number, k: number): Promise<Float64Array> {
+  const parts = await Promise.all(fixedRanges(rows).map(([start, end]) => ex.gram({ op: 'gram', factors, k, start, end })));
+  const g = new Float64Array(k * k);
+  for (const part of parts) for (let i = 0; i < g.length; i++) g[i] += part[i];
+  return g;
+}
+
+function withRidge(g: Float64Array, k: number, lambda: number): Float64Array {
+  const out = Float64Array.from(g);
+  for (let a = 0; a < k; a++) out[a * k + a] += lambda;
+  return out;
+}
+
+interface Side {
+  csr: Csr;
+  conf: Float32Array;
+  factors: Float32Array;
+  ranges: Array<[number, number]>;
+}
+
+async function solveSide(ex: AlsExecutor, side: Side, fixed: Float32Array, gramReg: Float64Array, k: number, cgSteps: number): Promise<void> {
+  await Promise.all(
+    side.ranges.map(([start, end]) =>
+      ex.solve({
+        op: 'solve',
+        target: side.factors,
+        fixed,
+        indptr: side.csr.indptr,
+        indices: side.csr.indices,
+        conf: side.conf,
+        k,
+        gram: gramReg,
+        start,
+        end,
+        cgSteps,
+      }),
+    ),
+  );
+}
+
+/** Full objective: sum_ui c_ui (p_ui - x_u.y_i)^2 + lambda (|X|^2 + |Y|^2). */
+export async function alsLoss(ex: AlsExecutor, users: Side, itemFactors: Float32Array, k: number, lambda: number): Promise<number> {
+  const rows = users.csr.rows;
+  const itemGram = await gramOf(ex, itemFactors, users.csr.cols, k);
+  const parts = await Promise.all(
+    fixedRanges(rows).map(([start, end]) =>
+      ex.loss({
+        op: 'loss',
+        target: users.factors,
+        fixed: itemFactors,
+        indptr: users.csr.indptr,
+        indices: users.csr.indices,
+        conf: users.conf,
+        k,
+        gram: itemGram,
+        start,
+        end,
+      }),
+    ),
+  );
+  let data = 0;
+  let userNorm = 0;
+  for (const p of parts) {
+    data += p.data;
+    userNorm += p.norm;
+  }
+  let itemNorm = 0;
+  for (let a = 0; a < k; a++) itemNorm += itemGram[a * k + a];
+  return data + lambda * (userNorm + itemNorm);
+}
+
+function confidences(csr: Csr, alpha: number): Float32Array {
+  const out = sharedFloat32(csr.data.length);
+  for (let e = 0; e < out.length; e++) out[e] = alpha * csr.data[e];
+  return out;
+}
+
+export function validateParams(p: AlsParams): void {
+  if (!Number.isInteger(p.factors) || p.factors < 1 || p.factors > 1024) throw new RangeError('factors must be an integer in 1..1024');
+  if (!Number.isInteger(p.iterations) || p.iterations < 0) throw new RangeError('iterations must be a non-negative integer');
+  if (!(p.alpha >= 0)) throw new RangeError('alpha must be >= 0');
+  if (!(p.regularization > 0)) throw new RangeError('regularization must be > 0');
+  if (!Number.isInteger(p.cgSteps) || p.cgSteps < 1) throw new RangeError('cgSteps must be a positive integer');
+}
+
+/**
+ * Trains implicit ALS on a user x item matrix of interaction counts. Deterministic for a given seed, whatever the
+ * executor: every row update depends only on the other side's factors and its own previous value.
+ */
+export async function trainAls(userItems: Csr, params: AlsParams, options: TrainOptions = {}): Promise<AlsFactors> {
+  validateParams(params);
+  const ex = options.executor ?? new InlineExecutor();
+  const k = params.factors;
+  const userCsr = shareCsr(userItems);
+  const itemCsr = transposeCsr(userCsr, true);
+  const rng = new Rng(params.seed);
+  const userFactors = sharedFloat32(userCsr.rows * k);
+  const itemFactors = sharedFloat32(itemCsr.rows * k);
+  for (let i = 0; i < userFactors.length; i++) userFactors[i] = rng.next() * 0.01;
+  for (let i = 0; i < itemFactors.length; i++) itemFactors[i] = rng.next() * 0.01;
+  const parts = ex.parallelism * 4;
+  const users: Side = { csr: userCsr, conf: confidences(userCsr, params.alpha), factors: userFactors, ranges: balancedRanges(userCsr.indptr, userCsr.rows, parts, k) };
+  const items: Side = { csr: itemCsr, conf: confidences(itemCsr, params.alpha), factors: itemFactors, ranges: balancedRanges(itemCsr.indptr, itemCsr.rows, parts, k) };
+  for (let it = 0; it < params.iterations; it++) {
+    const t0 = process.hrtime.bigint();
+    const c0 = process.cpuUsage();
+    const itemGram = withRidge(await gramOf(ex, itemFactors, itemCsr.rows, k), k, params.regularization);
+    await solveSide(ex, users, itemFactors, itemGram, k, params.cgSteps);
+    const userGram = withRidge(await gramOf(ex, userFactors, userCsr.rows, k), k, params.regularization);
+    await solveSide(ex, items, userFactors, userGram, k, params.cgSteps);
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const cpu = process.cpuUsage(c0);
+    const report: IterationReport = { iteration: it + 1, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+    if (options.computeLoss) report.loss = await alsLoss(ex, users, itemFactors, k, params.regularization);
+    options.onIteration?.(report);
+  }
+  return { k, nUsers: userCsr.rows, nItems: itemCsr.rows, userFactors, itemFactors };
+}
+

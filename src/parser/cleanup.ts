@@ -1,0 +1,93 @@
+import { normaliseSpace } from './text';
+
+/**
+ * Pre- and post-processing around Readability (the library itself is untouched).
+ * Pre: drop page furniture Readability tends to keep when it sits inside the article container
+ * (cookie/consent banners, newsletter and share boxes, comment threads, ad slots), and unwrap
+ * lazy-loaded images so the lead image can be found. Post: drop short boilerplate blocks
+ * ("Advertisement", "Share this article", "Read more: …") from the extracted content.
+ */
+
+const NOISE_NAMES =
+  /(?:^|[\s_-])(?:cookie|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|paywall|share|sharing|social|comments?|disqus|respond|reply|advert|advertisement|ads?|adslot|ad-slot|dfp|sponsor|sponsored|promo|outbrain|taboola|related|recommended|recirc|more-stories|read-more|popular|trending|breadcrumbs?|skip-link|print-only|visually-hidden|sr-only)(?:$|[\s_-])/i;
+const KEEP_NAMES = /(?:^|[\s_-])(?:article|post|entry|story|main|content|body|text)(?:$|[\s_-])/i;
+const NOISE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
+
+function textLength(element: Element): number {
+  return normaliseSpace(element.textContent ?? '').length;
+}
+
+function linkTextLength(element: Element): number {
+  let total = 0;
+  for (const link of Array.from(element.getElementsByTagName('a'))) total += normaliseSpace(link.textContent ?? '').length;
+  return total;
+}
+
+function longestParagraph(element: Element): number {
+  let longest = 0;
+  for (const p of Array.from(element.getElementsByTagName('p'))) longest = Math.max(longest, textLength(p));
+  return longest;
+}
+
+function isNoiseContainer(element: Element): boolean {
+  const tag = element.tagName.toLowerCase();
+  if (tag === 'body' || tag === 'html' || tag === 'main' || tag === 'article') return false;
+  const role = (element.getAttribute('role') ?? '').toLowerCase();
+  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const byRole = NOISE_ROLES.has(role);
+  const byName = NOISE_NAMES.test(names) && !KEEP_NAMES.test(names);
+  const byTag = tag === 'nav' || (tag === 'footer' && !element.closest('article')) || tag === 'dialog';
+  if (!byRole && !byName && !byTag) return false;
+  // never remove something that holds article prose
+  if (longestParagraph(element) > 280) return false;
+  const length = textLength(element);
+  if (length < 1500) return true;
+  return linkTextLength(element) / length > 0.5;
+}
+
+export function removePageFurniture(doc: Document): number {
+  let removed = 0;
+  const root = doc.body;
+  if (!root) return 0;
+  for (const element of Array.from(root.querySelectorAll('nav, footer, dialog, aside, [role], [class], [id]'))) {
+    if (!element.isConnected) continue;
+    if (isNoiseContainer(element)) {
+      element.remove();
+      removed++;
+    }
+  }
+  for (const hidden of Array.from(root.querySelectorAll('[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]'))) {
+    if (hidden.isConnected && !hidden.querySelector('img, picture, video') && longestParagraph(hidden) < 280) {
+      hidden.remove();
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/** Lazy-loading pages keep the real image URL in data-* attributes; surface it as src. */
+export function unwrapLazyImages(doc: Document): void {
+  for (const img of Array.from(doc.querySelectorAll('img'))) {
+    const src = img.getAttribute('src') ?? '';
+    if (src && !src.startsWith('data:')) continue;
+    const lazy = img.getAttribute('data-src') ?? img.getAttribute('data-lazy-src') ?? img.getAttribute('data-original') ?? img.getAttribute('data-url');
+    if (lazy) img.setAttribute('src', lazy);
+  }
+}
+
+const BOILERPLATE =
+  /^(?:advertisement|advertising|ad|sponsored(?: content)?|story continues below(?: advertisement)?|continue reading(?: below| the main story)?|share(?: this)?(?: article| story| post| page)?(?: on [\w ]+)?|share via|(?:follow|like) us on [\w ,&]+|sign up for [\w ’'-]*newsletters?[\w .]*|subscribe(?: now| today| to [\w ’'-]+)?|related(?: articles| stories| content| links| coverage)?:?|read more:?|see also:?|click here[\w ,.]*|image copyright[\w ,.]*|image caption|media caption|getty images|\d+ comments?|comments?|loading(?:\.\.\.|…)?|skip to (?:main )?content|back to top|print this (?:article|page)|email this (?:article|page)|tweet|whatsapp|facebook|twitter|linkedin|pinterest)$/i;
+
+export function dropBoilerplateBlocks(content: Element): number {
+  let removed = 0;
+  for (const element of Array.from(content.querySelectorAll('p, div, span, li, h2, h3, h4, h5, h6, aside, figcaption, a, strong, em'))) {
+    if (!element.isConnected) continue;
+    const text = normaliseSpace(element.textContent ?? '');
+    if (text.length > 80) continue;
+    if (BOILERPLATE.test(text.replace(/[.:!»›→]+$/, '').trim())) {
+      element.remove();
+      removed++;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,232 @@
+import { normaliseSpace } from './text';
+
+/**
+ * Reads what a page says about itself: <meta> tags, JSON-LD, canonical links, <time>,
+ * image and video declarations. Pure functions over a parsed Document.
+ */
+
+export type MetaValues = Map<string, string>;
+
+/** First value of every <meta> by lower-cased `property`, `name` or `itemprop` (a property may list several names). */
+export function readMetaValues(doc: Document): MetaValues {
+  const values: MetaValues = new Map();
+  for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
+    const content = meta.getAttribute('content');
+    if (content === null || content.trim() === '') continue;
+    const keys = [meta.getAttribute('property'), meta.getAttribute('name'), meta.getAttribute('itemprop')]
+      .flatMap((attr) => (attr ? attr.toLowerCase().split(/\s+/) : []))
+      .filter((key) => key !== '');
+    for (const key of keys) if (!values.has(key)) values.set(key, content.trim());
+  }
+  return values;
+}
+
+export function firstMeta(values: MetaValues, keys: readonly string[]): string | null {
+  for (const key of keys) {
+    const value = values.get(key);
+    if (value) return value;
+  }
+  return null;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const ARTICLE_TYPES = /^(?:Article|AdvertiserContentArticle|NewsArticle|AnalysisNewsArticle|AskPublicNewsArticle|BackgroundNewsArticle|OpinionNewsArticle|ReportageNewsArticle|ReviewNewsArticle|Report|SatiricalArticle|ScholarlyArticle|MedicalScholarlyArticle|SocialMediaPosting|BlogPosting|LiveBlogPosting|DiscussionForumPosting|TechArticle|APIReference|WebPage|Blog|VideoObject|Recipe|Review)$/;
+
+function typesOf(node: JsonObject): string[] {
+  const type = node['@type'];
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
+  return [];
+}
+
+/** Every JSON-LD object on the page (arrays and @graph flattened), article-like types first. */
+export function readJsonLd(doc: Document): JsonObject[] {
+  const found: JsonObject[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isObject(value)) {
+      found.push(value);
+      if (Array.isArray(value['@graph'])) value['@graph'].forEach(visit);
+    }
+  };
+  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json" i]'))) {
+    const text = (script.textContent ?? '').replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, '').trim();
+    if (!text) continue;
+    try {
+      visit(JSON.parse(text));
+    } catch {
+      // malformed JSON-LD is common; ignore it
+    }
+  }
+  const rank = (node: JsonObject): number => {
+    const types = typesOf(node);
+    if (types.some((t) => /Article|Posting|Report/.test(t))) return 0;
+    if (types.some((t) => ARTICLE_TYPES.test(t))) return 1;
+    return 2;
+  };
+  return found.filter((node) => rank(node) < 2).sort((a, b) => rank(a) - rank(b));
+}
+
+function stringField(node: JsonObject, key: string): string | null {
+  const value = node[key];
+  return typeof value === 'string' && value.trim() ? normaliseSpace(value) : null;
+}
+
+export function jsonLdString(nodes: JsonObject[], key: string): string | null {
+  for (const node of nodes) {
+    const value = stringField(node, key);
+    if (value) return value;
+  }
+  return null;
+}
+
+export function jsonLdAuthor(nodes: JsonObject[]): string | null {
+  const nameOf = (author: unknown): string | null => {
+    if (typeof author === 'string') return author.trim() && !/^https?:\/\//.test(author) ? normaliseSpace(author) : null;
+    if (isObject(author)) return stringField(author, 'name');
+    return null;
+  };
+  for (const node of nodes) {
+    const author = node.author ?? node.creator;
+    const names = (Array.isArray(author) ? author : [author]).map(nameOf).filter((n): n is string => !!n);
+    if (names.length) return names.join(', ');
+  }
+  return null;
+}
+
+export function jsonLdImage(nodes: JsonObject[]): string | null {
+  const urlOf = (image: unknown): string | null => {
+    if (typeof image === 'string') return image.trim() || null;
+    if (Array.isArray(image)) return image.map(urlOf).find((u) => !!u) ?? null;
+    if (isObject(image)) return stringField(image, 'url') ?? stringField(image, 'contentUrl');
+    return null;
+  };
+  for (const node of nodes) {
+    const url = urlOf(node.image ?? node.thumbnailUrl);
+    if (url) return url;
+  }
+  return null;
+}
+
+export function jsonLdVideos(nodes: JsonObject[], all: JsonObject[]): string[] {
+  const urls: string[] = [];
+  const add = (video: unknown): void => {
+    if (Array.isArray(video)) video.forEach(add);
+    else if (isObject(video)) {
+      const url = stringField(video, 'contentUrl') ?? stringField(video, 'embedUrl');
+      if (url) urls.push(url);
+    }
+  };
+  for (const node of nodes) add(node.video);
+  for (const node of all) if (typesOf(node).includes('VideoObject')) add(node);
+  return urls;
+}
+
+/** Makes a URL absolute against the document's base; null when it is not an http(s) URL. */
+export function absoluteUrl(raw: string | null | undefined, base: string): string | null {
+  if (!raw) return null;
+  const trimmed = raw.trim();
+  if (!trimmed || trimmed.startsWith('data:') || trimmed.startsWith('javascript:')) return null;
+  try {
+    const url = new URL(trimmed, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Converts a date as pages write it into ISO 8601 UTC, or null when it is not a plausible date. */
+export function toIsoDate(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  const text = raw.trim();
+  if (!text) return null;
+  let ms = Date.parse(text);
+  if (Number.isNaN(ms)) {
+    // "2015-03-10 12:00:00 +0100", "2015/03/10", "20150310"
+    const cleaned = text
+      .replace(/^(\d{4})\/(\d{1,2})\/(\d{1,2})/, (_m, y: string, mo: string, d: string) => `${y}-${mo.padStart(2, '0')}-${d.padStart(2, '0')}`)
+      .replace(/^(\d{4})(\d{2})(\d{2})$/, '$1-$2-$3')
+      .replace(/^(\d{4}-\d{2}-\d{2}) (\d{1,2}:\d{2})/, '$1T$2')
+      .replace(/ ?([+-]\d{2}):?(\d{2})$/, '$1:$2');
+    ms = Date.parse(cleaned);
+  }
+  if (Number.isNaN(ms)) return null;
+  const year = new Date(ms).getUTCFullYear();
+  if (year < 1990 || year > new Date().getUTCFullYear() + 1) return null;
+  return new Date(ms).toISOString();
+}
+
+/** A date written in the URL path: /2015/03/10/, /2015-03-10-, /20150310/. */
+export function dateFromUrl(url: string): string | null {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    return null;
+  }
+  const match =
+    path.match(/(?:^|\/)((?:19|20)\d{2})[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:[/-]|$|\.)/) ??
+    path.match(/(?:^|\/)((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:\/|$)/);
+  if (!match) return null;
+  return toIsoDate(`${match[1]}-${match[2].padStart(2, '0')}-${match[3].padStart(2, '0')}`);
+}
+
+/** The datetime of the page's <time> element that most likely marks publication. */
+export function timeElementDate(doc: Document): string | null {
+  const preferred = doc.querySelector(
+    'time[pubdate][datetime], [itemprop="datePublished"][datetime], [itemprop="datePublished"][content], time.published[datetime], time.entry-date[datetime]',
+  );
+  const candidates = preferred ? [preferred] : Array.from(doc.querySelectorAll('time[datetime]')).slice(0, 3);
+  for (const element of candidates) {
+    const iso = toIsoDate(element.getAttribute('datetime') ?? element.getAttribute('content'));
+    if (iso) return iso;
+  }
+  return null;
+}
+
+const PLAYER_HOSTS =
+  /(?:^|\.)(?:youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|dailymotion\.com|dai\.ly|twitch\.tv|facebook\.com|brightcove\.net|brightcove\.com|jwplayer\.com|jwplatform\.com|jwpcdn\.com|wistia\.com|wistia\.net|ted\.com|streamable\.com|vid\.me|kaltura\.com|ooyala\.com|vine\.co|bilibili\.com|youku\.com|rutube\.ru|vk\.com|ok\.ru|loom\.com|rumble\.com|video\.google\.com|archive\.org|cnn\.com|bbc\.co\.uk|washingtonpost\.com|nytimes\.com|theguardian\.com)$/i;
+
+function isPlayerUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (!PLAYER_HOSTS.test(parsed.hostname)) return false;
+  // generic news hosts only count when the path is clearly a video player
+  if (/(?:cnn|bbc|washingtonpost|nytimes|theguardian|facebook)\./i.test(parsed.hostname)) return /video|player|embed/i.test(parsed.pathname);
+  if (/archive\.org$/i.test(parsed.hostname)) return /^\/embed\//.test(parsed.pathname);
+  return true;
+}
+
+/** og:video, <video>/<source>, JSON-LD VideoObject and embedded players (iframe/embed/object), absolute and deduplicated. */
+export function findVideos(doc: Document, values: MetaValues, jsonLd: JsonObject[], allJsonLd: JsonObject[], base: string): string[] {
+  const found: string[] = [];
+  const add = (raw: string | null | undefined, requirePlayer = false): void => {
+    const url = absoluteUrl(raw, base);
+    if (!url || (requirePlayer && !isPlayerUrl(url))) return;
+    if (!found.includes(url)) found.push(url);
+  };
+  for (const key of ['og:video:secure_url', 'og:video:url', 'og:video']) add(values.get(key));
+  for (const url of jsonLdVideos(jsonLd, allJsonLd)) add(url);
+  for (const element of Array.from(doc.querySelectorAll('video, video source, iframe, embed, object, param[name="movie" i]'))) {
+    const tag = element.tagName.toLowerCase();
+    if (tag === 'video' || tag === 'source') {
+      add(element.getAttribute('src') ?? element.getAttribute('data-src'));
+    } else if (tag === 'object') {
+      add(element.getAttribute('data'), true);
+    } else if (tag === 'param') {
+      add(element.getAttribute('value'), true);
+    } else {
+      add(element.getAttribute('src') || element.getAttribute('data-src') || element.getAttribute('data-lazy-src'), true);
+    }
+  }
+  return found;
+}

@@ -1,0 +1,78 @@
+import type { Server } from 'node:http';
+import { loadConfig, type Config } from './config';
+import { createApp } from './http/app';
+import { createLogger, type Logger } from './log';
+import { WorkerPool } from './pool';
+import { ChangeBus } from './services/context';
+import { KeyResolver, registerKey } from './services/keys';
+import { openStorage, type Storage } from './storage';
+import { v6 } from './api/v6/routes';
+
+export interface Kindred {
+  config: Config;
+  server: Server;
+  storage: Storage;
+  pool: WorkerPool;
+  logger: Logger;
+  stop(): Promise<void>;
+}
+
+/** config → storage → keys → pool → app → listen. */
+export async function start(config: Config = loadConfig()): Promise<Kindred> {
+  const logger = createLogger(config.logLevel);
+  const storage = await openStorage(config);
+  for (const key of config.apiKeys) await registerKey(storage, key, 'from KINDRED_API_KEYS');
+  const pool = new WorkerPool({ threads: config.workers });
+  const changes = new ChangeBus();
+  let ready = false;
+  const app = createApp({
+    services: { storage, keys: new KeyResolver(storage), changes },
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+    versions: [{ prefix: '/v6', version: v6 }, { prefix: '', version: v6 }],
+    isReady: () => ready,
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  server.requestTimeout = 120_000;
+  ready = true;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info({ port, backend: storage.backend, workers: pool.threads }, 'kindred listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      ready = false;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await pool.close();
+      await storage.close();
+      logger.info('kindred stopped');
+    })();
+    return stopping;
+  };
+  return { config, server, storage, pool, logger, stop };
+}
+
+if (require.main === module) {
+  start().then((kindred) => {
+    const shutdown = (signal: string) => {
+      kindred.logger.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 30_000);
+      force.unref();
+      kindred.stop().then(() => process.exit(0), () => process.exit(1));
+    };
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+  }, (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,123 @@
+import type { Database, RootDatabase } from 'lmdb';
+import type { EntityTable, Page } from '../types';
+import { MAX_SEQ, prefixRange } from './ranges';
+
+interface Stored<T> {
+  seq: number;
+  record: T;
+}
+
+/**
+ * One table of one tenant. Records live under [tenant, table, id]; the creation-order index
+ * under [tenant, table, seq] -> id; the row count and the last sequence under counters.
+ * Every write is one LMDB transaction, so the three never disagree after a crash.
+ */
+export class LmdbEntityTable<T extends { id: string }> implements EntityTable<T> {
+  private readonly countKey: string[];
+  private readonly seqKey: string[];
+
+  constructor(
+    private readonly root: RootDatabase,
+    private readonly records: Database<Stored<T>>,
+    private readonly order: Database<string>,
+    private readonly counters: Database<number>,
+    private readonly tenant: string,
+    private readonly table: string,
+  ) {
+    this.countKey = [tenant, table, 'count'];
+    this.seqKey = [tenant, table, 'seq'];
+  }
+
+  private key(id: string): string[] {
+    return [this.tenant, this.table, id];
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    return this.records.get(this.key(id))?.record;
+  }
+
+  async getMany(ids: readonly string[]): Promise<Array<T | undefined>> {
+    return ids.map((id) => this.records.get(this.key(id))?.record);
+  }
+
+  insert(record: T): Promise<boolean> {
+    return this.root.transaction(() => {
+      const key = this.key(record.id);
+      if (this.records.get(key) !== undefined) return false;
+      const seq = (this.counters.get(this.seqKey) ?? 0) + 1;
+      this.counters.put(this.seqKey, seq);
+      this.counters.put(this.countKey, (this.counters.get(this.countKey) ?? 0) + 1);
+      this.records.put(key, { seq, record });
+      this.order.put([this.tenant, this.table, seq], record.id);
+      return true;
+    });
+  }
+
+  replace(record: T): Promise<boolean> {
+    return this.root.transaction(() => {
+      const key = this.key(record.id);
+      const existing = this.records.get(key);
+      if (existing === undefined) return false;
+      this.records.put(key, { seq: existing.seq, record });
+      return true;
+    });
+  }
+
+  remove(id: string): Promise<T | undefined> {
+    return this.root.transaction(() => {
+      const key = this.key(id);
+      const existing = this.records.get(key);
+      if (existing === undefined) return undefined;
+      this.records.remove(key);
+      this.order.remove([this.tenant, this.table, existing.seq]);
+      this.counters.put(this.countKey, (this.counters.get(this.countKey) ?? 1) - 1);
+      return existing.record;
+    });
+  }
+
+  async list(page: Page): Promise<T[]> {
+    const ids = Array.from(this.order.getRange({
+      start: [this.tenant, this.table, 0],
+      end: [this.tenant, this.table, MAX_SEQ],
+      offset: page.offset,
+      limit: page.limit,
+    }).map(({ value }) => value));
+    const out: T[] = [];
+    for (const id of ids) {
+      const stored = this.records.get(this.key(id));
+      if (stored) out.push(stored.record);
+    }
+    return out;
+  }
+
+  async count(): Promise<number> {
+    return this.counters.get(this.countKey) ?? 0;
+  }
+
+  async ids(): Promise<string[]> {
+    return Array.from(this.order.getRange({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] })
+      .map(({ value }) => value));
+  }
+
+  async *scan(batchSize = 1000): AsyncIterable<T[]> {
+    let batch: T[] = [];
+    for (const { value } of this.records.getRange(prefixRange([this.tenant, this.table]))) {
+      batch.push(value.record);
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length) yield batch;
+  }
+
+  clear(): Promise<void> {
+    return this.root.transaction(() => {
+      for (const key of Array.from(this.records.getKeys(prefixRange([this.tenant, this.table])))) this.records.remove(key);
+      for (const key of Array.from(this.order.getKeys({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] }))) {
+        this.order.remove(key);
+      }
+      this.counters.put(this.countKey, 0);
+    });
+  }
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { open, type Database, type RootDatabase } from 'lmdb';
+import type { ApiKeyRecord, DocumentRecord, PreferenceRecord, TaggingRecord, TagRecord, UserRecord } from '../../domain';
+import type { KeyStore, KeyValueTable, Storage, TenantStore } from '../types';
+import { LmdbEntityTable } from './entity-table';
+import { LmdbPairTable } from './pair-table';
+import { prefixRange } from './ranges';
+
+class LmdbKeyValueTable implements KeyValueTable<unknown> {
+  constructor(
+    private readonly db: Database<unknown>,
+    private readonly tenant: string,
+    private readonly namespace: string,
+  ) {}
+
+  async get(key: string): Promise<unknown> {
+    return this.db.get([this.tenant, this.namespace, key]);
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    await this.db.put([this.tenant, this.namespace, key], value);
+  }
+
+  remove(key: string): Promise<boolean> {
+    return this.db.remove([this.tenant, this.namespace, key]);
+  }
+
+  async list(): Promise<Array<{ key: string; value: unknown }>> {
+    return Array.from(this.db.getRange(prefixRange([this.tenant, this.namespace]))
+      .map(({ key, value }) => ({ key: String((key as string[])[2]), value })));
+  }
+
+  async clear(): Promise<void> {
+    await this.db.transaction(() => {
+      for (const key of Array.from(this.db.getKeys(prefixRange([this.tenant, this.namespace])))) this.db.remove(key);
+    });
+  }
+}
+
+/** The embedded backend: one LMDB environment under the data directory, durable on every acknowledged write. */
+export class LmdbStorage implements Storage {
+  readonly backend = 'embedded' as const;
+  readonly keys: KeyStore;
+  private readonly root: RootDatabase;
+  private readonly records: Database<never>;
+  private readonly order: Database<string>;
+  private readonly counters: Database<number>;
+  private readonly pairs: Database<never>;
+  private readonly values: Database<unknown>;
+  private readonly tenants = new Map<string, TenantStore>();
+
+  constructor(dataDir: string) {
+    const dir = path.join(dataDir, 'lmdb');
+    fs.mkdirSync(dir, { recursive: true });
+    this.root = open({ path: dir, maxDbs: 16, mapSize: 64 * 1024 ** 3 });
+    this.records = this.root.openDB('records', {});
+    this.order = this.root.openDB('order', {});
+    this.counters = this.root.openDB('counters', {});
+    this.pairs = this.root.openDB('pairs', {});
+    this.values = this.root.openDB('values', {});
+    const apiKeys = this.root.openDB<ApiKeyRecord, string>('api_keys', {});
+    this.keys = {
+      get: async (hash) => apiKeys.get(hash),
+      put: async (record) => {
+        await apiKeys.put(record.hash, record);
+      },
+      list: async () => Array.from(apiKeys.getRange({}).map(({ value }) => value)),
+    };
+  }
+
+  tenant(tenant: string): TenantStore {
+    let store = this.tenants.get(tenant);
+    if (!store) {
+      store = this.openTenant(tenant);
+      this.tenants.set(tenant, store);
+    }
+    return store;
+  }
+
+  private openTenant(tenant: string): TenantStore {
+    const entity = <T extends { id: string }>(table: string) =>
+      new LmdbEntityTable<T>(this.root, this.records as Database<never>, this.order, this.counters, tenant, table);
+    const pair = <P>(table: string) => new LmdbPairTable<P>(this.root, this.pairs as Database<never>, tenant, table);
+    const counters = this.counters;
+    return {
+      tenant,
+      documents: entity<DocumentRecord>('documents'),
+      tags: entity<TagRecord>('tags'),
+      users: entity<UserRecord>('users'),
+      taggings: pair<TaggingRecord>('taggings'),
+      preferences: pair<PreferenceRecord>('preferences'),
+      values: (namespace) => new LmdbKeyValueTable(this.values, tenant, namespace),
+      nextSequence: (name) => this.root.transaction(() => {
+        const key = [tenant, 'sequence', name];
+        const next = (counters.get(key) ?? 0) + 1;
+        counters.put(key, next);
+        return next;
+      }),
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.root.flushed;
+    await this.root.close();
+  }
+}

@@ -1,0 +1,82 @@
+import type {
+  ApiKeyRecord, DocumentRecord, PreferenceRecord, TaggingRecord, TagRecord, UserRecord,
+} from '../domain';
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+export const ALL: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
+
+/** Records with their own id, listed in creation order. */
+export interface EntityTable<T extends { id: string }> {
+  get(id: string): Promise<T | undefined>;
+  getMany(ids: readonly string[]): Promise<Array<T | undefined>>;
+  /** Inserts unless the id is taken; resolves false when it is. */
+  insert(record: T): Promise<boolean>;
+  /** Replaces an existing record, keeping its place in the listing; resolves false when absent. */
+  replace(record: T): Promise<boolean>;
+  remove(id: string): Promise<T | undefined>;
+  list(page: Page): Promise<T[]>;
+  count(): Promise<number>;
+  ids(): Promise<string[]>;
+  scan(batchSize?: number): AsyncIterable<T[]>;
+  clear(): Promise<void>;
+}
+
+/**
+ * Records keyed by an ordered pair (first, second): taggings are (document, tag),
+ * preferences are (user, document). Listings are ordered by the other member's id.
+ */
+export interface PairTable<P> {
+  get(first: string, second: string): Promise<P | undefined>;
+  put(first: string, second: string, record: P): Promise<void>;
+  remove(first: string, second: string): Promise<P | undefined>;
+  listByFirst(first: string, page: Page): Promise<P[]>;
+  countByFirst(first: string): Promise<number>;
+  listBySecond(second: string, page: Page): Promise<P[]>;
+  countBySecond(second: string): Promise<number>;
+  removeByFirst(first: string): Promise<P[]>;
+  removeBySecond(second: string): Promise<P[]>;
+  count(): Promise<number>;
+  scan(batchSize?: number): AsyncIterable<P[]>;
+  clear(): Promise<void>;
+}
+
+/** Small named values of one namespace: jobs, models, caches, counters' owners. */
+export interface KeyValueTable<V> {
+  get(key: string): Promise<V | undefined>;
+  put(key: string, value: V): Promise<void>;
+  remove(key: string): Promise<boolean>;
+  list(): Promise<Array<{ key: string; value: V }>>;
+  clear(): Promise<void>;
+}
+
+/** Everything one subscription key owns. Nothing here can reach another tenant's data. */
+export interface TenantStore {
+  readonly tenant: string;
+  documents: EntityTable<DocumentRecord>;
+  tags: EntityTable<TagRecord>;
+  users: EntityTable<UserRecord>;
+  /** (document_id, tag_id) */
+  taggings: PairTable<TaggingRecord>;
+  /** (user_id, document_id) */
+  preferences: PairTable<PreferenceRecord>;
+  values(namespace: string): KeyValueTable<unknown>;
+  /** Next value of a per-tenant counter, starting at 1 (v2's integer ids). */
+  nextSequence(name: string): Promise<number>;
+}
+
+export interface KeyStore {
+  get(hash: string): Promise<ApiKeyRecord | undefined>;
+  put(record: ApiKeyRecord): Promise<void>;
+  list(): Promise<ApiKeyRecord[]>;
+}
+
+export interface Storage {
+  readonly backend: 'embedded' | 'mongodb';
+  keys: KeyStore;
+  tenant(tenant: string): TenantStore;
+  close(): Promise<void>;
+}
