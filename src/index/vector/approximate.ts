@@ -35,6 +35,10 @@ export class ApproximateIndex {
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private ready = false;
+  /** Some index types (HNSW) cannot remove: their stale labels are filtered at search time. */
+  private removeSupported = true;
+  /** Last error of a background flush (the index keeps serving; stale labels are filtered). */
+  lastError: unknown;
 
   private constructor(
     private readonly store: SharedVectorStore,
@@ -108,7 +112,9 @@ export class ApproximateIndex {
     if (this.ready && !this.flushTimer) {
       this.flushTimer = setTimeout(() => {
         this.flushTimer = undefined;
-        void this.flush();
+        this.flush().catch((err: unknown) => {
+          this.lastError = err;
+        });
       }, 20);
       this.flushTimer.unref();
     }
@@ -139,7 +145,14 @@ export class ApproximateIndex {
         }
         if (this.store.rowOf(id) !== undefined) addIds.push(id);
       }
-      if (removed.length > 0) await this.faiss.remove(BigInt64Array.from(removed, (l) => BigInt(l)));
+      if (removed.length > 0 && this.removeSupported) {
+        try {
+          await this.faiss.remove(BigInt64Array.from(removed, (l) => BigInt(l)));
+        } catch (err) {
+          if (!/not implemented/.test(String(err))) throw err;
+          this.removeSupported = false;
+        }
+      }
       for (let start = 0; start < addIds.length; start += CHUNK_ROWS) {
         const chunk = addIds.slice(start, start + CHUNK_ROWS).filter((id) => this.store.rowOf(id) !== undefined);
         // copy synchronously, right after reading the rows: compaction runs only between ticks
