@@ -40,7 +40,15 @@ export function createApp(options: AppOptions): express.Express {
     else res.status(503).json({ message: 'Starting' });
   });
 
-  app.use(pinoHttp({ logger: options.logger, customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info') }));
+  app.use(pinoHttp({
+    logger: options.logger,
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // One short line per request: method, path without the query (which may carry a v1 key), status, time.
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+  }));
   app.use(express.raw({ type: () => true, limit: options.maxBodyBytes }));
 
   const mount = (version: ApiVersion) => {

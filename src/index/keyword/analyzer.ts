@@ -5,7 +5,8 @@
  * two digit runs (`1,000`). Han and Hiragana characters are one token each, as the standard tokenizer does.
  * Intl.Segmenter implements UAX#29 exactly but measured >1000x slower here, so a regular expression it is.
  */
-const WORD = /[\p{sc=Han}\p{sc=Hiragana}]|[[\p{L}\p{M}\p{N}\p{Pc}]--[\p{sc=Han}\p{sc=Hiragana}]]+(?:(?:[.'\u2019]|(?<=\p{N}),(?=\p{N}))[[\p{L}\p{M}\p{N}\p{Pc}]--[\p{sc=Han}\p{sc=Hiragana}]]+)*/gv;
+// Built at run time: the `v` flag (set subtraction) is newer than the compile target.
+const WORD = new RegExp(String.raw`[\p{sc=Han}\p{sc=Hiragana}]|[[\p{L}\p{M}\p{N}\p{Pc}]--[\p{sc=Han}\p{sc=Hiragana}]]+(?:(?:[.'\u2019]|(?<=\p{N}),(?=\p{N}))[[\p{L}\p{M}\p{N}\p{Pc}]--[\p{sc=Han}\p{sc=Hiragana}]]+)*`, 'gv');
 
 /** Tokens longer than this are dropped, as Lucene's standard tokenizer splits at 255 chars. */
 const MAX_TOKEN_LENGTH = 255;

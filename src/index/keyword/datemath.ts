@@ -32,6 +32,21 @@ export function parseDate(value: string): number | undefined {
   return t;
 }
 
+/**
+ * As an upper bound (`lte`, `gt`), a date without all its parts means the last millisecond it
+ * covers: Elasticsearch's round-up parser fills missing fields with their maximum.
+ */
+export function roundUpPartialDate(raw: string, t: number): number {
+  const s = raw.trim();
+  if (/^\d{4}$/.test(s)) return Date.UTC(Number(s) + 1, 0, 1) - 1;
+  if (/^\d{4}-\d{2}$/.test(s)) { const d = new Date(t); return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1; }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) return t + 86_400_000 - 1;
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}$/.test(s)) return t + 3_600_000 - 1;
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}$/.test(s)) return t + 60_000 - 1;
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:?\d{2})?$/i.test(s)) return t + 999;
+  return t;
+}
+
 type Unit = 'y' | 'M' | 'w' | 'd' | 'h' | 'm' | 's';
 
 function normalizeUnit(u: string): Unit | undefined {
@@ -87,7 +102,7 @@ export function resolveDateMath(expr: unknown, now: number, roundUp: boolean, wh
     const base = sep >= 0 ? expr.slice(0, sep) : expr;
     const parsed = parseDate(base);
     if (parsed === undefined) throw new QueryError(`[${where}] failed to parse date field [${expr}]`);
-    anchor = parsed;
+    anchor = roundUp ? roundUpPartialDate(base, parsed) : parsed;
     math = sep >= 0 ? expr.slice(sep + 2) : '';
   }
   let t = anchor;

@@ -8,10 +8,6 @@ export interface KernelExports {
     base: number, stride: number, begin: number, end: number, query: number,
     alive: number, allow: number, k: number, outScores: number, outRows: number,
   ): number;
-  kv_topk_batch(
-    base: number, stride: number, begin: number, end: number, queries: number, nq: number,
-    alive: number, allow: number, k: number, outScores: number, outRows: number, outSizes: number,
-  ): void;
   kv_score_rows(base: number, stride: number, rows: number, n: number, query: number, out: number): void;
 }
 
@@ -43,7 +39,7 @@ export function kernelModule(file: string = kernelPath()): WebAssembly.Module {
 function isKernelExports(value: unknown): value is KernelExports {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return ['kv_dot', 'kv_topk', 'kv_topk_batch', 'kv_score_rows'].every((name) => typeof v[name] === 'function');
+  return ['kv_dot', 'kv_topk', 'kv_score_rows'].every((name) => typeof v[name] === 'function');
 }
 
 /** Instantiates the kernel over `memory` (a shared WebAssembly.Memory owned by the caller). */

@@ -3,6 +3,8 @@ import { KERNEL_RESERVED_BYTES } from './kernel';
 export const PAGE_BYTES = 65536;
 export const MAX_PAGES = 65536; // wasm32: 4 GiB
 const ALIGN = 64;
+/** Bitmaps are sized for the row cap up front, so a lower default keeps small indexes small. */
+const DEFAULT_MAX_ROWS = 1 << 22;
 
 const align = (n: number, to: number): number => Math.ceil(n / to) * to;
 
@@ -18,7 +20,7 @@ export interface LayoutOptions {
   maskSlots: number;
   /** Largest allow-list computed directly (no scan). */
   directMax: number;
-  /** Upper bound on rows (lowered to what fits in 4 GiB). */
+  /** Upper bound on rows (default 4,194,304; lowered to what fits in 4 GiB). */
   maxRows?: number;
 }
 
@@ -61,7 +63,7 @@ export function computeLayout(o: LayoutOptions): Layout {
   const total = MAX_PAGES * PAGE_BYTES;
   // bitmaps (alive + masks) need (1 + maskSlots) bits per row
   let maxRows = Math.floor((total - fixed - 2 * PAGE_BYTES) / (rowBytes + (1 + o.maskSlots) / 8));
-  if (o.maxRows !== undefined) maxRows = Math.min(maxRows, o.maxRows);
+  maxRows = Math.min(maxRows, o.maxRows ?? DEFAULT_MAX_ROWS);
   maxRows = Math.floor(maxRows / 32) * 32;
   const maskBytes = align((maxRows / 32) * 4, ALIGN);
   const aliveBase = fixed;

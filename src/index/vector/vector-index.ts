@@ -321,9 +321,11 @@ export class VectorIndex {
         for (const id of exclude) if (store.rowOf(id) !== undefined) excludedInIndex++;
       }
       const kScan = Math.min(layout.kMax, k + excludedInIndex);
-      const shards = count <= this.localScanRows || !this.pool ? 1 : Math.min(this.shards, Math.ceil(count / this.localScanRows));
+      const local = !this.pool || count <= this.localScanRows;
+      // each shard gets at least localScanRows rows: smaller pieces cost more in hops than they save
+      const shards = local ? 1 : Math.min(this.shards, Math.ceil(count / Math.max(1, this.localScanRows)));
       const outs: Array<{ scores: number; rows: number; n: number }> = [];
-      if (shards === 1 && (count <= this.localScanRows || !this.pool)) {
+      if (local) {
         const scores = outBase;
         const rows = outBase + layout.kMax * 4;
         const n = store.kernel.kv_topk(layout.vectorsBase, layout.stride, 0, count, queryPtr, layout.aliveBase, maskPtr, kScan, scores, rows);

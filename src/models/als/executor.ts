@@ -22,6 +22,8 @@ export interface LossTask {
   conf: Float32Array;
   k: number;
   gram: Float64Array;
+  regularization: number;
+  regExponent: number;
   start: number;
   end: number;
 }
@@ -37,7 +39,7 @@ export function runAlsTrainTask(task: AlsTrainTask): Float64Array | LossPartial 
       solveRange(task);
       return task.end - task.start;
     case 'loss':
-      return lossRange(task.target, task.fixed, task.indptr, task.indices, task.conf, task.k, task.gram, task.start, task.end);
+      return lossRange(task.target, task.fixed, task.indptr, task.indices, task.conf, task.k, task.gram, task.regularization, task.regExponent, task.start, task.end);
   }
 }
 
@@ -65,7 +67,7 @@ export class InlineExecutor implements AlsExecutor {
     return task.end - task.start;
   }
   async loss(task: LossTask): Promise<LossPartial> {
-    return lossRange(task.target, task.fixed, task.indptr, task.indices, task.conf, task.k, task.gram, task.start, task.end);
+    return lossRange(task.target, task.fixed, task.indptr, task.indices, task.conf, task.k, task.gram, task.regularization, task.regExponent, task.start, task.end);
   }
 }
 

@@ -30,11 +30,19 @@ export interface SolveRangeArgs {
   /** alpha * count for each stored entry. */
   conf: Float32Array;
   k: number;
-  /** fixed^T fixed + lambda I (k x k). */
+  /** fixed^T fixed (k x k), without regularisation. */
   gram: Float64Array;
+  /** lambda; a row with n stored entries is penalised by lambda * n^regExponent (0: plain, as in HKV 2008). */
+  regularization: number;
+  regExponent: number;
   start: number;
   end: number;
   cgSteps: number;
+}
+
+/** The L2 penalty of a row with `n` stored entries. */
+export function rowRegularization(lambda: number, exponent: number, n: number): number {
+  return exponent === 0 ? lambda : lambda * Math.pow(Math.max(1, n), exponent);
 }
 
 /**
@@ -42,7 +50,7 @@ export interface SolveRangeArgs {
  * the current row x, a few CG steps on (F^T C_u F + lambda I) x = F^T C_u p_u, using F^T C_u F = gram + F^T (C_u - I) F.
  */
 export function solveRange(args: SolveRangeArgs): void {
-  const { target, fixed, indptr, indices, conf, k, gram, start, end, cgSteps } = args;
+  const { target, fixed, indptr, indices, conf, k, gram, regularization, regExponent, start, end, cgSteps } = args;
   const x = new Float64Array(k);
   const r = new Float64Array(k);
   const p = new Float64Array(k);
@@ -50,15 +58,16 @@ export function solveRange(args: SolveRangeArgs): void {
   for (let u = start; u < end; u++) {
     const base = u * k;
     for (let a = 0; a < k; a++) x[a] = target[base + a];
-    // r = b - A x  where b = sum (1 + d) y_i and A x = gram x + sum d (y_i . x) y_i
+    const e0 = indptr[u];
+    const e1 = indptr[u + 1];
+    const lambda = rowRegularization(regularization, regExponent, e1 - e0);
+    // r = b - A x  where b = sum (1 + d) y_i and A x = (gram + lambda I) x + sum d (y_i . x) y_i
     for (let a = 0; a < k; a++) {
-      let s = 0;
+      let s = -lambda * x[a];
       const row = a * k;
       for (let b = 0; b < k; b++) s -= gram[row + b] * x[b];
       r[a] = s;
     }
-    const e0 = indptr[u];
-    const e1 = indptr[u + 1];
     for (let e = e0; e < e1; e++) {
       const d = conf[e];
       const yb = indices[e] * k;
@@ -75,7 +84,7 @@ export function solveRange(args: SolveRangeArgs): void {
     if (rsOld < 1e-20) continue;
     for (let step = 0; step < cgSteps; step++) {
       for (let a = 0; a < k; a++) {
-        let s = 0;
+        let s = lambda * p[a];
         const row = a * k;
         for (let b = 0; b < k; b++) s += gram[row + b] * p[b];
         ap[a] = s;
@@ -109,7 +118,8 @@ export function solveRange(args: SolveRangeArgs): void {
 
 /**
  * The exact least-squares row for one entity against fixed factors (direct Cholesky solve); the fold-in for a user
- * the model did not see, and the reference the CG solver is tested against.
+ * the model did not see, and the reference the CG solver is tested against. `gram` must include the row's
+ * regularisation (fixed^T fixed + lambda_row I).
  */
 export function solveRowDirect(
   fixed: Float32Array,
@@ -159,8 +169,8 @@ export function solveRowDirect(
 export interface LossPartial {
   /** sum over rows of x^T G x + sum over observed (c (1 - s)^2 - s^2), s = x . y */
   data: number;
-  /** sum over rows of |x|^2 */
-  norm: number;
+  /** sum over rows of lambda_row |x|^2 */
+  penalty: number;
 }
 
 /**
@@ -176,16 +186,19 @@ export function lossRange(
   conf: Float32Array,
   k: number,
   gram: Float64Array,
+  regularization: number,
+  regExponent: number,
   start: number,
   end: number,
 ): LossPartial {
   let data = 0;
-  let norm = 0;
+  let penalty = 0;
   for (let u = start; u < end; u++) {
     const base = u * k;
+    const lambda = rowRegularization(regularization, regExponent, indptr[u + 1] - indptr[u]);
     for (let a = 0; a < k; a++) {
       const xa = target[base + a];
-      norm += xa * xa;
+      penalty += lambda * xa * xa;
       let s = 0;
       const row = a * k;
       for (let b = 0; b < k; b++) s += gram[row + b] * target[base + b];
@@ -199,5 +212,5 @@ export function lossRange(
       data += c * (1 - s) * (1 - s) - s * s;
     }
   }
-  return { data, norm };
+  return { data, penalty };
 }

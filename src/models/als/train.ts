@@ -1,5 +1,6 @@
 import { type Csr, shareCsr, transposeCsr } from './csr';
 import { type AlsExecutor, InlineExecutor } from './executor';
+import { rowRegularization } from './kernels';
 import { Rng } from './rng';
 
 export interface AlsParams {
@@ -9,6 +10,8 @@ export interface AlsParams {
   alpha: number;
   /** lambda: L2 penalty on every factor row. */
   regularization: number;
+  /** Frequency scaling of the penalty: a row with n interactions gets lambda * n^regExponent (0 = plain HKV). */
+  regExponent: number;
   /** CG steps per row per half-iteration. */
   cgSteps: number;
   seed: number;
@@ -20,6 +23,7 @@ export const DEFAULT_ALS_PARAMS: AlsParams = {
   iterations: 15,
   alpha: 2,
   regularization: 30,
+  regExponent: 0,
   cgSteps: 3,
   seed: 42,
 };
@@ -90,12 +94,6 @@ export async function gramOf(ex: AlsExecutor, factors: Float32Array, rows: numbe
   return g;
 }
 
-function withRidge(g: Float64Array, k: number, lambda: number): Float64Array {
-  const out = Float64Array.from(g);
-  for (let a = 0; a < k; a++) out[a * k + a] += lambda;
-  return out;
-}
-
 interface Side {
   csr: Csr;
   conf: Float32Array;
@@ -103,7 +101,7 @@ interface Side {
   ranges: Array<[number, number]>;
 }
 
-async function solveSide(ex: AlsExecutor, side: Side, fixed: Float32Array, gramReg: Float64Array, k: number, cgSteps: number): Promise<void> {
+async function solveSide(ex: AlsExecutor, side: Side, fixed: Float32Array, gram: Float64Array, k: number, p: AlsParams): Promise<void> {
   await Promise.all(
     side.ranges.map(([start, end]) =>
       ex.solve({
@@ -114,17 +112,20 @@ async function solveSide(ex: AlsExecutor, side: Side, fixed: Float32Array, gramR
         indices: side.csr.indices,
         conf: side.conf,
         k,
-        gram: gramReg,
+        gram,
+        regularization: p.regularization,
+        regExponent: p.regExponent,
         start,
         end,
-        cgSteps,
+        cgSteps: p.cgSteps,
       }),
     ),
   );
 }
 
-/** Full objective: sum_ui c_ui (p_ui - x_u.y_i)^2 + lambda (|X|^2 + |Y|^2). */
-export async function alsLoss(ex: AlsExecutor, users: Side, itemFactors: Float32Array, k: number, lambda: number): Promise<number> {
+/** Full objective: sum_ui c_ui (p_ui - x_u.y_i)^2 + sum_u lambda_u |x_u|^2 + sum_i lambda_i |y_i|^2. */
+async function alsLoss(ex: AlsExecutor, users: Side, items: Side, k: number, p: AlsParams): Promise<number> {
+  const itemFactors = items.factors;
   const rows = users.csr.rows;
   const itemGram = await gramOf(ex, itemFactors, users.csr.cols, k);
   const parts = await Promise.all(
@@ -138,20 +139,22 @@ export async function alsLoss(ex: AlsExecutor, users: Side, itemFactors: Float32
         conf: users.conf,
         k,
         gram: itemGram,
+        regularization: p.regularization,
+        regExponent: p.regExponent,
         start,
         end,
       }),
     ),
   );
-  let data = 0;
-  let userNorm = 0;
-  for (const p of parts) {
-    data += p.data;
-    userNorm += p.norm;
+  let total = 0;
+  for (const part of parts) total += part.data + part.penalty;
+  const ip = items.csr.indptr;
+  for (let i = 0; i < items.csr.rows; i++) {
+    let sq = 0;
+    for (let a = 0; a < k; a++) sq += itemFactors[i * k + a] * itemFactors[i * k + a];
+    total += rowRegularization(p.regularization, p.regExponent, ip[i + 1] - ip[i]) * sq;
   }
-  let itemNorm = 0;
-  for (let a = 0; a < k; a++) itemNorm += itemGram[a * k + a];
-  return data + lambda * (userNorm + itemNorm);
+  return total;
 }
 
 function confidences(csr: Csr, alpha: number): Float32Array {
@@ -165,6 +168,7 @@ export function validateParams(p: AlsParams): void {
   if (!Number.isInteger(p.iterations) || p.iterations < 0) throw new RangeError('iterations must be a non-negative integer');
   if (!(p.alpha >= 0)) throw new RangeError('alpha must be >= 0');
   if (!(p.regularization > 0)) throw new RangeError('regularization must be > 0');
+  if (!(p.regExponent >= 0 && p.regExponent <= 2)) throw new RangeError('regExponent must be in 0..2');
   if (!Number.isInteger(p.cgSteps) || p.cgSteps < 1) throw new RangeError('cgSteps must be a positive integer');
 }
 
@@ -189,14 +193,14 @@ export async function trainAls(userItems: Csr, params: AlsParams, options: Train
   for (let it = 0; it < params.iterations; it++) {
     const t0 = process.hrtime.bigint();
     const c0 = process.cpuUsage();
-    const itemGram = withRidge(await gramOf(ex, itemFactors, itemCsr.rows, k), k, params.regularization);
-    await solveSide(ex, users, itemFactors, itemGram, k, params.cgSteps);
-    const userGram = withRidge(await gramOf(ex, userFactors, userCsr.rows, k), k, params.regularization);
-    await solveSide(ex, items, userFactors, userGram, k, params.cgSteps);
+    const itemGram = await gramOf(ex, itemFactors, itemCsr.rows, k);
+    await solveSide(ex, users, itemFactors, itemGram, k, params);
+    const userGram = await gramOf(ex, userFactors, userCsr.rows, k);
+    await solveSide(ex, items, userFactors, userGram, k, params);
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const cpu = process.cpuUsage(c0);
     const report: IterationReport = { iteration: it + 1, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
-    if (options.computeLoss) report.loss = await alsLoss(ex, users, itemFactors, k, params.regularization);
+    if (options.computeLoss) report.loss = await alsLoss(ex, users, items, k, params);
     options.onIteration?.(report);
   }
   return { k, nUsers: userCsr.rows, nItems: itemCsr.rows, userFactors, itemFactors };

@@ -27,7 +27,7 @@ export interface HybridModel {
   userFactors: Float32Array;
   /** items x k */
   itemFactors: Float32Array;
-  /** itemFactors^T itemFactors + lambda I (k x k), for folding in users the model did not see. */
+  /** itemFactors^T itemFactors (k x k, no regularisation), for folding in users the model did not see. */
   itemGram: Float64Array;
   /** Training interactions, user x item (counts). */
   userItems: Csr;

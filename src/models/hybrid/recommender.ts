@@ -1,5 +1,5 @@
 import type { TaskRunner } from '../als/executor';
-import { solveRowDirect } from '../als/kernels';
+import { rowRegularization, solveRowDirect } from '../als/kernels';
 import { mapContent } from './content-map';
 import type { HybridModel } from './model';
 import { rank, type BlendWeights, type RankQuery, type RankResult, type ServingArrays } from './scoring';
@@ -143,7 +143,11 @@ export class HybridRecommender {
     const cols = this.trainedIndices(documentIds);
     if (cols.length === 0) return undefined;
     const conf = new Float64Array(cols.length).fill(m.params.als.alpha);
-    return Float32Array.from(solveRowDirect(m.itemFactors, m.k, m.itemGram, cols, conf));
+    const als = m.params.als;
+    const gram = Float64Array.from(m.itemGram);
+    const lambda = rowRegularization(als.regularization, als.regExponent, cols.length);
+    for (let a = 0; a < m.k; a++) gram[a * m.k + a] += lambda;
+    return Float32Array.from(solveRowDirect(m.itemFactors, m.k, gram, cols, conf));
   }
 
   private trainedIndices(ids: string[]): number[] {

@@ -112,7 +112,6 @@ export async function trainHybrid(data: Interactions, params: HybridParams = DEF
   });
   const k = factors.k;
   const gram = await gramOf(executor, factors.itemFactors, factors.nItems, k);
-  for (let a = 0; a < k; a++) gram[a * k + a] += params.als.regularization;
   const itemCounts = new Float32Array(userItems.cols);
   for (let e = 0; e < userItems.indices.length; e++) itemCounts[userItems.indices[e]] += 1;
   const itemItem = await buildItemItem(userItems, params, options.runner);

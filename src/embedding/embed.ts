@@ -1,0 +1,106 @@
+import type { EmbeddingModel, LsaModel, WordVectorModel } from './model';
+import { EMPTY_SPARSE, tfidfVector, type SparseVector } from './sparse';
+import { terms as termsOf, words as wordsOf } from './tokenize';
+import type { WordVectors } from './word-vectors';
+
+/** What one text becomes: the dense row for the vector index, plus what the second stage and v1 checks need. */
+export interface EmbeddedText {
+  /** L2-normalised, or all zeros when no word of the text is known (see `isZeroVector`) */
+  readonly vector: Float32Array;
+  /** TF-IDF terms for `rerankCandidates` (empty for the word-vector model) */
+  readonly sparse: SparseVector;
+  readonly recognisedWords: number;
+}
+
+function normaliseInPlace(v: Float32Array): void {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
+  if (s === 0) return;
+  const inv = 1 / Math.sqrt(s);
+  for (let i = 0; i < v.length; i++) v[i]! *= inv;
+}
+
+export function isZeroVector(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
+}
+
+function embedLsa(model: LsaModel, text: string, out: Float32Array): EmbeddedText {
+  const tokens = termsOf(text);
+  let recognised = 0;
+  for (const t of tokens) if (model.termIndex.has(t)) recognised++;
+  const sparse = tfidfVector(model, tokens);
+  const dim = model.dim;
+  const p = model.projection;
+  for (let k = 0; k < sparse.ids.length; k++) {
+    const w = sparse.weights[k]!;
+    const o = sparse.ids[k]! * dim;
+    for (let j = 0; j < dim; j++) out[j]! += w * p[o + j]!;
+  }
+  normaliseInPlace(out);
+  return { vector: out, sparse, recognisedWords: recognised };
+}
+
+/** Zipf estimate of a word's probability from its frequency rank (the GloVe list is ordered by frequency). */
+function zipfProbability(rank: number, vocabularySize: number): number {
+  return 1 / ((rank + 1) * (Math.log(vocabularySize) + 0.5772));
+}
+
+function embedWordVectors(model: WordVectorModel, wv: WordVectors, text: string, out: Float32Array): EmbeddedText {
+  let recognised = 0;
+  const dim = Math.min(model.dim, wv.dim);
+  for (const word of wordsOf(text)) {
+    const row = wv.index.get(word);
+    if (row === undefined) continue;
+    recognised++;
+    const weight = model.sifA / (model.sifA + zipfProbability(row, wv.size));
+    const o = row * wv.dim;
+    for (let j = 0; j < dim; j++) out[j]! += weight * wv.vectors[o + j]!;
+  }
+  normaliseInPlace(out);
+  return { vector: out, sparse: EMPTY_SPARSE, recognisedWords: recognised };
+}
+
+/**
+ * Embeds one text. `out` (optional) is a zeroed row of `model.dim` floats to write into, e.g. a subarray of a
+ * batch buffer. The word-vector model needs `wordVectors` (load once per thread with `loadWordVectors`).
+ */
+export function embedText(model: EmbeddingModel, text: string, wordVectors?: WordVectors, out?: Float32Array): EmbeddedText {
+  const row = out ?? new Float32Array(model.dim);
+  if (model.kind === 'lsa') return embedLsa(model, text, row);
+  if (!wordVectors) throw new Error('the word-vector model needs word vectors loaded');
+  return embedWordVectors(model, wordVectors, text, row);
+}
+
+/** Number of word occurrences in `text` the model knows (vocabulary terms, or words with a word vector). */
+export function recognisedWords(model: EmbeddingModel, text: string, wordVectors?: WordVectors): number {
+  let n = 0;
+  if (model.kind === 'lsa') {
+    for (const t of termsOf(text)) if (model.termIndex.has(t)) n++;
+    return n;
+  }
+  if (!wordVectors) throw new Error('the word-vector model needs word vectors loaded');
+  for (const w of wordsOf(text)) if (wordVectors.index.has(w)) n++;
+  return n;
+}
+
+export interface EmbeddedBatch {
+  /** texts.length rows of `dim` floats */
+  readonly vectors: Float32Array;
+  readonly dim: number;
+  readonly sparse: SparseVector[];
+  readonly recognisedWords: Uint32Array;
+}
+
+export function embedBatch(model: EmbeddingModel, texts: readonly string[], wordVectors?: WordVectors): EmbeddedBatch {
+  const dim = model.dim;
+  const vectors = new Float32Array(texts.length * dim);
+  const sparse: SparseVector[] = [];
+  const recognised = new Uint32Array(texts.length);
+  texts.forEach((text, i) => {
+    const e = embedText(model, text, wordVectors, vectors.subarray(i * dim, (i + 1) * dim));
+    sparse.push(e.sparse);
+    recognised[i] = e.recognisedWords;
+  });
+  return { vectors, dim, sparse, recognisedWords: recognised };
+}

@@ -1,0 +1,91 @@
+import { DEFAULT_LSA_DIM, MIN_DOCS_FOR_CORPUS_MODEL, type EmbeddingModel, type LsaModel, type WordVectorModel } from './model';
+import { contentId } from './serialize';
+import { tfidfVector, type TermStatistics } from './sparse';
+import { randomizedSvd, type CsrMatrix } from './svd';
+import { terms as termsOf } from './tokenize';
+import { WORD_VECTOR_DIM } from './word-vectors';
+
+export interface FitOptions {
+  /** output dimension of the corpus model (index dimension); default 256 */
+  dim?: number;
+  /** below this many texts the corpus-independent word-vector model is returned; default 1000 */
+  minDocsForCorpusModel?: number;
+  /** a term must occur in at least this many documents; default 2 */
+  minDf?: number;
+  /** vocabulary cap (most frequent by document frequency); default 60,000 — the projection is terms × dim floats */
+  maxTerms?: number;
+  /** the SVD is fitted on at most this many documents (an even sample); vocabulary and idf use all; default 30,000 */
+  maxSvdDocs?: number;
+  /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default 0.5 */
+  singularValueExponent?: number;
+  powerIterations?: number;
+  seed?: number;
+}
+
+export const WORD_VECTOR_SIF_A = 1e-3;
+
+export function wordVectorModel(): WordVectorModel {
+  return { kind: 'word-vectors', id: contentId('word-vectors', [`a=${WORD_VECTOR_SIF_A}`]), dim: WORD_VECTOR_DIM, sifA: WORD_VECTOR_SIF_A };
+}
+
+function vocabulary(docs: readonly string[][], minDf: number, maxTerms: number): TermStatistics {
+  const df = new Map<string, number>();
+  for (const tokens of docs) for (const t of new Set(tokens)) df.set(t, (df.get(t) ?? 0) + 1);
+  const kept = [...df].filter(([, n]) => n >= minDf);
+  kept.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const chosen = kept.slice(0, maxTerms);
+  const n = docs.length;
+  const terms = chosen.map(([t]) => t);
+  const idf = Float32Array.from(chosen, ([, d]) => Math.log((1 + n) / (1 + d)) + 1);
+  const termIndex = new Map<string, number>();
+  terms.forEach((t, i) => termIndex.set(t, i));
+  return { terms, termIndex, idf };
+}
+
+function evenSample<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const out: T[] = [];
+  const step = items.length / max;
+  for (let i = 0; i < max; i++) out.push(items[Math.floor(i * step)]!);
+  return out;
+}
+
+function tfidfMatrix(stats: TermStatistics, docs: readonly string[][]): CsrMatrix {
+  const rows = docs.map((d) => tfidfVector(stats, d));
+  const rowStart = new Uint32Array(rows.length + 1);
+  rows.forEach((r, i) => (rowStart[i + 1] = rowStart[i]! + r.ids.length));
+  const colIndex = new Uint32Array(rowStart[rows.length]!);
+  const values = new Float32Array(rowStart[rows.length]!);
+  rows.forEach((r, i) => {
+    colIndex.set(r.ids, rowStart[i]!);
+    values.set(r.weights, rowStart[i]!);
+  });
+  return { rows: rows.length, cols: stats.terms.length, rowStart, colIndex, values };
+}
+
+/** Fits the model a corpus of this size should use (pure; runs inside the embed-fit worker). */
+export function fitModel(texts: readonly string[], options: FitOptions = {}): EmbeddingModel {
+  if (texts.length < (options.minDocsForCorpusModel ?? MIN_DOCS_FOR_CORPUS_MODEL)) return wordVectorModel();
+  return fitLsa(texts, options);
+}
+
+export function fitLsa(texts: readonly string[], options: FitOptions = {}): LsaModel {
+  const dim = options.dim ?? DEFAULT_LSA_DIM;
+  const exponent = options.singularValueExponent ?? 0.5;
+  const docs = texts.map(termsOf);
+  const stats = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
+  const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
+  const matrix = tfidfMatrix(stats, sample);
+  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 2, seed: options.seed ?? 1 });
+  const nTerms = stats.terms.length;
+  const projection = new Float32Array(nTerms * dim);
+  const singularValues = new Float32Array(dim);
+  for (let j = 0; j < svd.k; j++) {
+    const sigma = svd.singularValues[j]!;
+    singularValues[j] = sigma;
+    const scale = sigma > 1e-9 ? Math.pow(sigma, exponent - 1) : 0;
+    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale;
+  }
+  const id = contentId('lsa', [stats.terms.join('\n'), stats.idf, projection]);
+  return { kind: 'lsa', id, dim, ...stats, projection, singularValues, fittedDocs: texts.length };
+}

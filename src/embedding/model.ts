@@ -1,0 +1,36 @@
+import type { TermStatistics } from './sparse';
+
+/** Bumped whenever the serialised layout or the meaning of a model's numbers changes. */
+export const MODEL_FORMAT_VERSION = 1;
+
+/** Below this many documents a key uses the corpus-independent word-vector model (see docs/decisions/embedding.md). */
+export const MIN_DOCS_FOR_CORPUS_MODEL = 1000;
+
+export const DEFAULT_LSA_DIM = 256;
+
+/**
+ * Corpus-independent model: SIF-weighted average of GloVe word vectors, a/(a + p(w)) with p(w) estimated from
+ * the word's frequency rank (Zipf), so function words weigh little without any corpus statistics.
+ */
+export interface WordVectorModel {
+  readonly kind: 'word-vectors';
+  readonly id: string;
+  readonly dim: number;
+  readonly sifA: number;
+}
+
+/**
+ * Corpus-fitted model: sublinear TF-IDF over the fitted vocabulary, projected on the top `dim` right singular
+ * vectors of the (row-normalised) TF-IDF matrix, each scaled by σ^(exponent-1), then L2-normalised.
+ */
+export interface LsaModel extends TermStatistics {
+  readonly kind: 'lsa';
+  readonly id: string;
+  readonly dim: number;
+  /** terms × dim, row-major */
+  readonly projection: Float32Array;
+  readonly singularValues: Float32Array;
+  readonly fittedDocs: number;
+}
+
+export type EmbeddingModel = WordVectorModel | LsaModel;

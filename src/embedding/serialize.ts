@@ -1,0 +1,136 @@
+import crypto from 'node:crypto';
+import { MODEL_FORMAT_VERSION, type EmbeddingModel, type LsaModel } from './model';
+
+/**
+ * A model as bytes: what is persisted and shipped to workers. Built on a SharedArrayBuffer, so posting it to a
+ * worker shares the memory instead of copying tens of MB per task.
+ *
+ * Layout: "KEMB" | u32 format version | u32 header length | header JSON (utf8) | pad to 8 | typed arrays in header order.
+ */
+export type SerializedModel = Uint8Array;
+
+const MAGIC = 'KEMB';
+
+interface ArrayEntry {
+  name: 'idf' | 'projection' | 'singularValues';
+  length: number;
+}
+
+interface Header {
+  kind: EmbeddingModel['kind'];
+  id: string;
+  dim: number;
+  sifA?: number;
+  fittedDocs?: number;
+  terms?: number;
+  termsBytes?: number;
+  arrays: ArrayEntry[];
+}
+
+const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+
+/** Content hash used as the model id: same fitted numbers → same id, so caches can key on it. */
+export function contentId(kind: string, parts: ReadonlyArray<ArrayBufferView | string>): string {
+  const h = crypto.createHash('sha256');
+  h.update(`${kind}/${MODEL_FORMAT_VERSION}`);
+  for (const p of parts) h.update(typeof p === 'string' ? p : new Uint8Array(p.buffer, p.byteOffset, p.byteLength));
+  return `${kind}-v${MODEL_FORMAT_VERSION}-${h.digest('hex').slice(0, 16)}`;
+}
+
+export function serializeModel(model: EmbeddingModel): SerializedModel {
+  const header: Header = { kind: model.kind, id: model.id, dim: model.dim, arrays: [] };
+  let termsBytes: Buffer | undefined;
+  const arrays: Float32Array[] = [];
+  if (model.kind === 'word-vectors') {
+    header.sifA = model.sifA;
+  } else {
+    termsBytes = Buffer.from(model.terms.join('\n'), 'utf8');
+    header.fittedDocs = model.fittedDocs;
+    header.terms = model.terms.length;
+    header.termsBytes = termsBytes.length;
+    for (const name of ['idf', 'projection', 'singularValues'] as const) {
+      header.arrays.push({ name, length: model[name].length });
+      arrays.push(model[name]);
+    }
+  }
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  let size = align8(12 + headerBytes.length);
+  const termsOffset = size;
+  if (termsBytes) size = align8(size + termsBytes.length);
+  const arrayOffsets = arrays.map((a) => {
+    const at = size;
+    size = align8(size + a.byteLength);
+    return at;
+  });
+  const out = new Uint8Array(new SharedArrayBuffer(size));
+  const view = new DataView(out.buffer);
+  out.set(Buffer.from(MAGIC, 'latin1'), 0);
+  view.setUint32(4, MODEL_FORMAT_VERSION, true);
+  view.setUint32(8, headerBytes.length, true);
+  out.set(headerBytes, 12);
+  if (termsBytes) out.set(termsBytes, termsOffset);
+  arrays.forEach((a, i) => out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), arrayOffsets[i]!));
+  return out;
+}
+
+function isHeader(value: unknown): value is Header {
+  if (typeof value !== 'object' || value === null) return false;
+  const h = value as Record<string, unknown>;
+  return (h.kind === 'lsa' || h.kind === 'word-vectors') && typeof h.id === 'string' && typeof h.dim === 'number' && Array.isArray(h.arrays);
+}
+
+/** Reads a model header without decoding the vocabulary (cheap: for ids, dims, logs). */
+export function modelInfo(bytes: SerializedModel): { kind: EmbeddingModel['kind']; id: string; dim: number; version: number; fittedDocs: number } {
+  const { header, version } = readHeader(bytes);
+  return { kind: header.kind, id: header.id, dim: header.dim, version, fittedDocs: header.fittedDocs ?? 0 };
+}
+
+function readHeader(bytes: SerializedModel): { header: Header; version: number; headerEnd: number } {
+  if (bytes.byteLength < 12 || Buffer.from(bytes.buffer, bytes.byteOffset, 4).toString('latin1') !== MAGIC) {
+    throw new Error('not a serialized embedding model');
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(4, true);
+  if (version !== MODEL_FORMAT_VERSION) throw new Error(`embedding model format ${version} is not supported (expected ${MODEL_FORMAT_VERSION})`);
+  const headerLength = view.getUint32(8, true);
+  const parsed: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 12, headerLength).toString('utf8'));
+  if (!isHeader(parsed)) throw new Error('corrupt embedding model header');
+  return { header: parsed, version, headerEnd: 12 + headerLength };
+}
+
+/** Decodes a model; typed arrays are views on `bytes` when they are aligned (no copy), copies otherwise. */
+export function deserializeModel(bytes: SerializedModel): EmbeddingModel {
+  const { header, headerEnd } = readHeader(bytes);
+  if (header.kind === 'word-vectors') {
+    return { kind: 'word-vectors', id: header.id, dim: header.dim, sifA: header.sifA ?? 1e-3 };
+  }
+  let at = align8(headerEnd);
+  const termsBytes = header.termsBytes ?? 0;
+  const terms = termsBytes > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset + at, termsBytes).toString('utf8').split('\n') : [];
+  if (terms.length !== (header.terms ?? 0)) throw new Error('corrupt embedding model vocabulary');
+  at = align8(at + termsBytes);
+  const arrays = new Map<string, Float32Array>();
+  for (const entry of header.arrays) {
+    const byteLength = entry.length * 4;
+    if (at + byteLength > bytes.byteLength) throw new Error('truncated embedding model');
+    const offset = bytes.byteOffset + at;
+    const arr = offset % 4 === 0
+      ? new Float32Array(bytes.buffer, offset, entry.length)
+      : new Float32Array(bytes.slice(at, at + byteLength).buffer);
+    arrays.set(entry.name, arr);
+    at = align8(at + byteLength);
+  }
+  const idf = arrays.get('idf');
+  const projection = arrays.get('projection');
+  const singularValues = arrays.get('singularValues');
+  if (!idf || !projection || !singularValues || idf.length !== terms.length || projection.length !== terms.length * header.dim) {
+    throw new Error('corrupt embedding model arrays');
+  }
+  const termIndex = new Map<string, number>();
+  terms.forEach((t, i) => termIndex.set(t, i));
+  const model: LsaModel = {
+    kind: 'lsa', id: header.id, dim: header.dim, terms, termIndex, idf, projection, singularValues,
+    fittedDocs: header.fittedDocs ?? 0,
+  };
+  return model;
+}

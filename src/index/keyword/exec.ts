@@ -1,0 +1,452 @@
+import { MinMatch, Query } from './ast';
+import { K1, normCache, termWeight, B, idf } from './bm25';
+import { parseDate } from './datemath';
+import { isDateField } from './document';
+import { ABSENT, KeywordField, TextField } from './fields';
+import { EMPTY, MatchSet, constantSet, intersect, scaled, subtract } from './matchset';
+import { resolveMinimumShouldMatch } from './msm';
+import { encodeLength } from './norms';
+import { IndexStore } from './store';
+
+/** Per-doc accumulators reused across queries; only touched entries are cleared. */
+class Scratch {
+  sum = new Float64Array(0);
+  max = new Float64Array(0);
+  count = new Uint32Array(0);
+  touched = new Uint32Array(0);
+  nTouched = 0;
+
+  ensure(maxDoc: number): void {
+    if (this.sum.length >= maxDoc) return;
+    const cap = Math.max(1024, maxDoc * 1.5) | 0;
+    this.sum = new Float64Array(cap);
+    this.max = new Float64Array(cap);
+    this.count = new Uint32Array(cap);
+    this.touched = new Uint32Array(cap);
+  }
+
+  add(doc: number, score: number): void {
+    if (this.count[doc] === 0) {
+      this.touched[this.nTouched++] = doc;
+      this.max[doc] = score;
+    } else if (score > this.max[doc]) this.max[doc] = score;
+    this.sum[doc] += score;
+    this.count[doc]++;
+  }
+
+  /** Docs touched at least `minCount` times, sorted, scored by `score`, then clears. */
+  collect(minCount: number, score: (sum: number, max: number) => number): MatchSet {
+    const t = this.touched.subarray(0, this.nTouched);
+    t.sort();
+    const docs = new Uint32Array(t.length);
+    const scores = new Float64Array(t.length);
+    let k = 0;
+    for (let i = 0; i < t.length; i++) {
+      const d = t[i];
+      if (this.count[d] >= minCount) {
+        docs[k] = d;
+        scores[k++] = score(this.sum[d], this.max[d]);
+      }
+      this.sum[d] = 0;
+      this.count[d] = 0;
+      this.max[d] = 0;
+    }
+    this.nTouched = 0;
+    return { docs: docs.subarray(0, k), scores: scores.subarray(0, k) };
+  }
+}
+
+/** Parsed date values of a keyword field's ordinals, for ranges on date strings inside meta. */
+const keywordDateCache = new WeakMap<KeywordField, number[]>();
+
+function keywordDates(f: KeywordField): number[] {
+  let cache = keywordDateCache.get(f);
+  if (!cache) {
+    cache = [];
+    keywordDateCache.set(f, cache);
+  }
+  for (let ord = cache.length; ord < f.values.length; ord++) cache.push(parseDate(f.values[ord]) ?? NaN);
+  return cache;
+}
+
+function inInterval(v: number, q: { min: number; max: number; minInclusive: boolean; maxInclusive: boolean }): boolean {
+  return (q.minInclusive ? v >= q.min : v > q.min) && (q.maxInclusive ? v <= q.max : v < q.max);
+}
+
+/** Runs parsed queries against one index. Not re-entrant (one scratch per executor). */
+export class Executor {
+  private readonly scratch = new Scratch();
+
+  constructor(private readonly store: IndexStore) {}
+
+  run(q: Query): MatchSet {
+    this.scratch.ensure(this.store.maxDoc);
+    return this.exec(q);
+  }
+
+  private exec(q: Query): MatchSet {
+    switch (q.kind) {
+      case 'all': return constantSet(this.liveDocs(), q.boost);
+      case 'none': return EMPTY;
+      case 'text': return this.text(q.field, q.terms, q.minMatch, q.boost);
+      case 'phrase': return this.phrase(q.field, q.terms, q.slop, q.boost);
+      case 'keyword': return this.keyword(q.field, q.value, q.boost);
+      case 'keywords': return constantSet(this.keywordsDocs(q.field, q.values), q.boost);
+      case 'numeric': return constantSet(this.numericDocs(q), q.boost);
+      case 'keyword_range': return constantSet(this.keywordRangeDocs(q), q.boost);
+      case 'prefix': return constantSet(this.prefixDocs(q.field, q.prefix), q.boost);
+      case 'exists': return constantSet(this.existsDocs(q.field), q.boost);
+      case 'constant': {
+        const m = this.exec(q.query);
+        return constantSet(m.docs, q.boost);
+      }
+      case 'bool': return this.bool(q);
+      case 'dismax': {
+        const parts = q.queries.map((x) => this.exec(x));
+        for (const m of parts) for (let i = 0; i < m.docs.length; i++) this.scratch.add(m.docs[i], m.scores[i]);
+        const tie = q.tieBreaker;
+        const boost = q.boost;
+        return this.scratch.collect(1, (sum, max) => (max + tie * (sum - max)) * boost);
+      }
+    }
+  }
+
+  private liveDocs(): Uint32Array {
+    const s = this.store;
+    const out = new Uint32Array(s.liveCount);
+    let k = 0;
+    for (let d = 0; d < s.maxDoc; d++) if (s.sources[d] !== undefined) out[k++] = d;
+    return out.subarray(0, k);
+  }
+
+  private fromPredicate(pred: (doc: number) => boolean): Uint32Array {
+    const s = this.store;
+    const out: number[] = [];
+    for (let d = 0; d < s.maxDoc; d++) if (s.sources[d] !== undefined && pred(d)) out.push(d);
+    return Uint32Array.from(out);
+  }
+
+  /** BM25 over one text field; `minMatch` decides how many query terms a doc needs. */
+  private text(fieldName: string, terms: string[], minMatch: MinMatch, boost: number): MatchSet {
+    const field = this.store.text.get(fieldName);
+    if (!field || field.docCount === 0) return EMPTY;
+    const required = minMatch.operator === 'and'
+      ? terms.length
+      : minMatch.minimumShouldMatch !== undefined
+        ? Math.max(1, resolveMinimumShouldMatch(minMatch.minimumShouldMatch, terms.length))
+        : 1;
+    const cache = normCache(field.avgFieldLength());
+    const lengths = field.lengths.data;
+    const sources = this.store.sources;
+    if (terms.length === 1) {
+      const p = field.terms.get(terms[0]);
+      if (!p || p.df === 0) return EMPTY;
+      const w = termWeight(boost, p.df, field.docCount);
+      const data = p.data.data;
+      const end = p.data.length;
+      const docs = new Uint32Array(p.df);
+      const scores = new Float64Array(p.df);
+      let k = 0;
+      for (let i = 0; i < end; ) {
+        const doc = data[i];
+        const tf = data[i + 1];
+        i += 2 + tf;
+        if (sources[doc] === undefined) continue;
+        docs[k] = doc;
+        scores[k++] = (w * tf) / (tf + cache[encodeLength(lengths[doc])]);
+      }
+      return { docs: docs.subarray(0, k), scores: scores.subarray(0, k) };
+    }
+    let present = 0;
+    for (const t of terms) {
+      const p = field.terms.get(t);
+      if (!p || p.df === 0) continue;
+      present++;
+      const w = termWeight(boost, p.df, field.docCount);
+      const data = p.data.data;
+      const end = p.data.length;
+      for (let i = 0; i < end; ) {
+        const doc = data[i];
+        const tf = data[i + 1];
+        i += 2 + tf;
+        if (sources[doc] === undefined) continue;
+        this.scratch.add(doc, (w * tf) / (tf + cache[encodeLength(lengths[doc])]));
+      }
+    }
+    if (present < required) {
+      this.scratch.collect(Infinity, () => 0);
+      return EMPTY;
+    }
+    return this.scratch.collect(required, (sum) => sum);
+  }
+
+  private phrase(fieldName: string, terms: string[], slop: number, boost: number): MatchSet {
+    const field = this.store.text.get(fieldName);
+    if (!field || field.docCount === 0) return EMPTY;
+    const postings = terms.map((t) => field.terms.get(t));
+    if (postings.some((p) => !p || p.df === 0)) return EMPTY;
+    const lists = postings.map((p) => p!.data);
+    let idfSum = 0;
+    for (const p of postings) idfSum += idf(p!.df, field.docCount);
+    const weight = boost * idfSum * (K1 + 1);
+    const cache = normCache(field.avgFieldLength());
+    // Walk the rarest term's postings, advancing a cursor in each other list.
+    let lead = 0;
+    for (let i = 1; i < postings.length; i++) if (postings[i]!.df < postings[lead]!.df) lead = i;
+    const cursors = new Array<number>(lists.length).fill(0);
+    const docs: number[] = [];
+    const scores: number[] = [];
+    const leadData = lists[lead].data;
+    const leadEnd = lists[lead].length;
+    const positions: Uint32Array[] = new Array<Uint32Array>(lists.length);
+    for (let i = 0; i < leadEnd; ) {
+      const doc = leadData[i];
+      const tf = leadData[i + 1];
+      positions[lead] = leadData.subarray(i + 2, i + 2 + tf);
+      i += 2 + tf;
+      if (this.store.sources[doc] === undefined) continue;
+      let all = true;
+      for (let t = 0; t < lists.length && all; t++) {
+        if (t === lead) continue;
+        const d = lists[t].data;
+        const e = lists[t].length;
+        let c = cursors[t];
+        while (c < e && d[c] < doc) c += 2 + d[c + 1];
+        cursors[t] = c;
+        if (c >= e || d[c] !== doc) all = false;
+        else positions[t] = d.subarray(c + 2, c + 2 + d[c + 1]);
+      }
+      if (!all) continue;
+      const freq = slop === 0 ? exactPhraseFreq(positions) : sloppyPhraseFreq(positions, slop);
+      if (freq === 0) continue;
+      docs.push(doc);
+      scores.push((weight * freq) / (freq + cache[encodeLength(field.lengths.data[doc])]));
+    }
+    return { docs: Uint32Array.from(docs), scores: Float64Array.from(scores) };
+  }
+
+  private keyword(fieldName: string, value: string, boost: number): MatchSet {
+    const f = this.store.keyword.get(fieldName);
+    const ord = f?.ordOf.get(value);
+    if (!f || ord === undefined || f.df[ord] === 0) return EMPTY;
+    // Keyword fields have no norms: Lucene scores them with length 1 and avgdl = sumDocFreq / docCount.
+    const avgdl = f.sumDocFreq / f.docCount;
+    const k = K1 * (1 - B + B / avgdl);
+    const score = (termWeight(boost, f.df[ord], f.docCount) * 1) / (1 + k);
+    return constantSet(this.liveOf(f.postings[ord].data, f.postings[ord].length), score);
+  }
+
+  private liveOf(list: Uint32Array, length: number): Uint32Array {
+    const out = new Uint32Array(length);
+    let k = 0;
+    for (let i = 0; i < length; i++) if (this.store.sources[list[i]] !== undefined) out[k++] = list[i];
+    return out.subarray(0, k);
+  }
+
+  /** Union of docs holding any of `values` (exact values of a keyword field, or terms of a text field). */
+  keywordsDocs(fieldName: string, values: readonly string[]): Uint32Array {
+    const kw = this.store.keyword.get(fieldName);
+    const lists: Uint32Array[] = [];
+    if (kw) {
+      for (const v of new Set(values)) {
+        const ord = kw.ordOf.get(v);
+        if (ord !== undefined) lists.push(this.liveOf(kw.postings[ord].data, kw.postings[ord].length));
+      }
+    }
+    const tf = this.store.text.get(fieldName);
+    if (tf) {
+      for (const v of new Set(values)) {
+        const p = tf.terms.get(v);
+        if (!p) continue;
+        const docs: number[] = [];
+        const d = p.data.data;
+        for (let i = 0; i < p.data.length; i += 2 + d[i + 1]) if (this.store.sources[d[i]] !== undefined) docs.push(d[i]);
+        lists.push(Uint32Array.from(docs));
+      }
+    }
+    return unionDocs(lists);
+  }
+
+  private numericDocs(q: Extract<Query, { kind: 'numeric' }>): Uint32Array {
+    if (q.source === 'date') {
+      const col = isDateField(q.field) ? this.store.dates.get(q.field) : undefined;
+      if (!col) return new Uint32Array(0);
+      const data = col.data;
+      const n = col.length;
+      return this.fromPredicate((d) => d < n && inInterval(data[d], q));
+    }
+    if (q.source === 'meta_number') {
+      const f = this.store.numeric.get(q.field);
+      if (!f) return new Uint32Array(0);
+      return this.fromPredicate((d) => {
+        const v = f.docValues.view(d);
+        if (!v) return false;
+        for (let i = 0; i < v.length; i++) if (inInterval(v[i], q)) return true;
+        return false;
+      });
+    }
+    const kw = this.store.keyword.get(q.field);
+    if (!kw) return new Uint32Array(0);
+    const dates = keywordDates(kw);
+    const ords: number[] = [];
+    for (let ord = 0; ord < dates.length; ord++) if (inInterval(dates[ord], q)) ords.push(ord);
+    return unionDocs(ords.map((o) => this.liveOf(kw.postings[o].data, kw.postings[o].length)));
+  }
+
+  private keywordRangeDocs(q: Extract<Query, { kind: 'keyword_range' }>): Uint32Array {
+    const kw = this.store.keyword.get(q.field);
+    if (!kw) return new Uint32Array(0);
+    const lists: Uint32Array[] = [];
+    kw.values.forEach((v, ord) => {
+      if (q.gt !== undefined && !(v > q.gt)) return;
+      if (q.gte !== undefined && !(v >= q.gte)) return;
+      if (q.lt !== undefined && !(v < q.lt)) return;
+      if (q.lte !== undefined && !(v <= q.lte)) return;
+      lists.push(this.liveOf(kw.postings[ord].data, kw.postings[ord].length));
+    });
+    return unionDocs(lists);
+  }
+
+  private prefixDocs(fieldName: string, prefix: string): Uint32Array {
+    const values: string[] = [];
+    const tf = this.store.text.get(fieldName);
+    if (tf) for (const t of tf.terms.keys()) if (t.startsWith(prefix)) values.push(t);
+    const kw = this.store.keyword.get(fieldName);
+    if (kw) for (const v of kw.values) if (v.startsWith(prefix)) values.push(v);
+    return this.keywordsDocs(fieldName, values);
+  }
+
+  existsDocs(fieldName: string): Uint32Array {
+    const s = this.store;
+    const checks: ((d: number) => boolean)[] = [];
+    const addField = (name: string): void => {
+      const t = s.text.get(name);
+      if (t) checks.push((d) => t.lengths.get(d, ABSENT) !== ABSENT);
+      const k = s.keyword.get(name);
+      if (k) checks.push((d) => k.docOrds.count(d) > 0);
+      const n = s.numeric.get(name);
+      if (n) checks.push((d) => n.docValues.count(d) > 0);
+      if (isDateField(name)) {
+        const col = s.dates.get(name)!;
+        checks.push((d) => !Number.isNaN(col.get(d)));
+      }
+    };
+    addField(fieldName);
+    addField(`${fieldName}.keyword`);
+    if (checks.length === 0) {
+      // An object path (`meta`, `meta.author`): any field below it.
+      const prefix = `${fieldName}.`;
+      for (const name of [...s.text.keys(), ...s.keyword.keys(), ...s.numeric.keys()]) if (name.startsWith(prefix)) addField(name);
+    }
+    if (checks.length === 0) return new Uint32Array(0);
+    return this.fromPredicate((d) => checks.some((c) => c(d)));
+  }
+
+  private bool(q: Extract<Query, { kind: 'bool' }>): MatchSet {
+    const must = q.must.map((x) => this.exec(x));
+    const filter = q.filter.map((x) => this.exec(x));
+    const should = q.should.map((x) => this.exec(x));
+    const mustNot = q.mustNot.map((x) => this.exec(x));
+    const hasRequired = must.length + filter.length > 0;
+    if (!hasRequired && should.length === 0) {
+      // Empty bool is match_all; a purely negative bool matches the rest with score 0.
+      const base = constantSet(this.liveDocs(), mustNot.length === 0 ? q.boost : 0);
+      return mustNot.reduce((acc, m) => subtract(acc, m), base);
+    }
+    const msm = q.minShouldMatch !== undefined
+      ? resolveMinimumShouldMatch(q.minShouldMatch, should.length)
+      : hasRequired ? 0 : 1;
+    let result: MatchSet;
+    if (hasRequired) {
+      const req = [...must.map((m) => ({ m, scoring: true })), ...filter.map((m) => ({ m, scoring: false }))]
+        .sort((a, b) => a.m.docs.length - b.m.docs.length);
+      // Start from the smallest set; a filter's scores do not count.
+      let acc: MatchSet = req[0].scoring ? req[0].m : constantSet(req[0].m.docs, 0);
+      for (let i = 1; i < req.length && acc.docs.length > 0; i++) acc = intersect(acc, req[i].m, req[i].scoring);
+      if (should.length > 0 && acc.docs.length > 0) {
+        for (const m of should) for (let i = 0; i < m.docs.length; i++) this.scratch.add(m.docs[i], m.scores[i]);
+        const docs = new Uint32Array(acc.docs.length);
+        const scores = new Float64Array(acc.docs.length);
+        let k = 0;
+        for (let i = 0; i < acc.docs.length; i++) {
+          const d = acc.docs[i];
+          if (this.scratch.count[d] < msm) continue;
+          docs[k] = d;
+          scores[k++] = acc.scores[i] + this.scratch.sum[d];
+        }
+        this.scratch.collect(Infinity, () => 0);
+        acc = { docs: docs.subarray(0, k), scores: scores.subarray(0, k) };
+      } else if (msm > 0) acc = EMPTY;
+      result = acc;
+    } else {
+      for (const m of should) for (let i = 0; i < m.docs.length; i++) this.scratch.add(m.docs[i], m.scores[i]);
+      result = this.scratch.collect(Math.max(1, msm), (sum) => sum);
+    }
+    for (const m of mustNot) result = subtract(result, m);
+    return scaled(result, q.boost);
+  }
+}
+
+function unionDocs(lists: Uint32Array[]): Uint32Array {
+  if (lists.length === 0) return new Uint32Array(0);
+  if (lists.length === 1) return lists[0];
+  let total = 0;
+  for (const l of lists) total += l.length;
+  const all = new Uint32Array(total);
+  let o = 0;
+  for (const l of lists) { all.set(l, o); o += l.length; }
+  all.sort();
+  let k = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[k++] = all[i];
+  return all.subarray(0, k);
+}
+
+function contains(sorted: Uint32Array, v: number): boolean {
+  let lo = 0, hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] === v) return true;
+    if (sorted[mid] < v) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Occurrences of the exact phrase: term i at position p + i for every i. */
+export function exactPhraseFreq(positions: Uint32Array[]): number {
+  let freq = 0;
+  const first = positions[0];
+  for (let j = 0; j < first.length; j++) {
+    const p = first[j];
+    let ok = true;
+    for (let i = 1; i < positions.length && ok; i++) ok = contains(positions[i], p + i);
+    if (ok) freq++;
+  }
+  return freq;
+}
+
+/**
+ * Lucene's sloppy phrase frequency: term positions shifted by their offset in the phrase; each
+ * minimal window whose spread (max − min) is within slop adds 1 / (1 + spread).
+ * Phrases repeating a term are not given Lucene's special repeat handling.
+ */
+export function sloppyPhraseFreq(positions: Uint32Array[], slop: number): number {
+  const n = positions.length;
+  const idx = new Array<number>(n).fill(0);
+  const cur = (t: number): number => positions[t][idx[t]] - t;
+  let freq = 0;
+  for (;;) {
+    let minT = 0;
+    let end = -Infinity;
+    for (let t = 0; t < n; t++) {
+      const v = cur(t);
+      if (v < cur(minT)) minT = t;
+      if (v > end) end = v;
+    }
+    const spread = end - cur(minT);
+    if (spread <= slop) freq += 1 / (1 + spread);
+    idx[minT]++;
+    if (idx[minT] >= positions[minT].length) break;
+  }
+  return freq;
+}
