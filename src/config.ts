@@ -13,6 +13,22 @@ export interface Config {
   workers: number;
   logLevel: string;
   maxBodyBytes: number;
+  /** Host name → version name (`v6`, `v5`, `v3`, `v2`, `v1`, `parser`): that host is served by that version at its root. */
+  versionHosts: Map<string, string>;
+}
+
+const VERSION_NAMES = ['v6', 'v5', 'v3', 'v2', 'v1', 'parser'];
+
+function parseVersionHosts(value: string | undefined): Map<string, string> {
+  const hosts = new Map<string, string>();
+  for (const entry of (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [host, version] = entry.split('=').map((s) => s.trim().toLowerCase());
+    if (!host || !VERSION_NAMES.includes(version)) {
+      throw new Error(`KINDRED_VERSION_HOSTS: '${entry}' is not host=version with a version among ${VERSION_NAMES.join(', ')}`);
+    }
+    hosts.set(host, version);
+  }
+  return hosts;
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -35,5 +51,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: intFrom('KINDRED_WORKERS', env.KINDRED_WORKERS, os.availableParallelism(), 1),
     logLevel: env.LOG_LEVEL || 'info',
     maxBodyBytes: intFrom('KINDRED_MAX_BODY_BYTES', env.KINDRED_MAX_BODY_BYTES, 10 * 1024 * 1024, 1024),
+    versionHosts: parseVersionHosts(env.KINDRED_VERSION_HOSTS),
   };
 }

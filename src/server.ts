@@ -6,7 +6,13 @@ import { WorkerPool } from './pool';
 import { ChangeBus } from './services/context';
 import { KeyResolver, registerKey } from './services/keys';
 import { openStorage, type Storage } from './storage';
+import type { ApiVersion } from './http/route';
+import { v2 } from './api/v2/routes';
+import { v3 } from './api/v3/routes';
+import { v5 } from './api/v5/routes';
 import { v6 } from './api/v6/routes';
+
+const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2 };
 
 export interface Kindred {
   config: Config;
@@ -29,7 +35,11 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     services: { storage, keys: new KeyResolver(storage), changes },
     logger,
     maxBodyBytes: config.maxBodyBytes,
-    versions: [{ prefix: '/v6', version: v6 }, { prefix: '', version: v6 }],
+    versions: [...Object.entries(VERSIONS).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],
+    versionHosts: new Map([...config.versionHosts].map(([host, name]) => {
+      if (!VERSIONS[name]) throw new Error(`KINDRED_VERSION_HOSTS: ${name} is not served by this build`);
+      return [host, VERSIONS[name]];
+    })),
     isReady: () => ready,
   });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -12,6 +12,8 @@ export interface AppOptions {
   maxBodyBytes: number;
   /** Versions served under a path prefix, e.g. `/v5`; the one with prefix '' is served at the root. */
   versions: Array<{ prefix: string; version: ApiVersion }>;
+  /** Host name → version served at the root of that host (old clients select the version by host). */
+  versionHosts: Map<string, ApiVersion>;
   isReady(): boolean;
 }
 
@@ -78,11 +80,27 @@ export function createApp(options: AppOptions): express.Express {
     };
   };
 
+  const handlers = new Map<ApiVersion, ReturnType<typeof mount>>();
+  const handlerOf = (version: ApiVersion) => {
+    let handler = handlers.get(version);
+    if (!handler) {
+      handler = mount(version);
+      handlers.set(version, handler);
+    }
+    return handler;
+  };
+  if (options.versionHosts.size) {
+    app.use((req, res, next) => {
+      const version = options.versionHosts.get(req.hostname.toLowerCase());
+      if (!version) return next();
+      return handlerOf(version)(req, res, next);
+    });
+  }
   const root = options.versions.find((v) => v.prefix === '');
   for (const { prefix, version } of options.versions) {
-    if (prefix) app.use(prefix, mount(version));
+    if (prefix) app.use(prefix, handlerOf(version));
   }
-  if (root) app.use(mount(root.version));
+  if (root) app.use(handlerOf(root.version));
 
   // Errors that reach here were not the API's own: body-parser refusals (4xx) or bugs (500).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

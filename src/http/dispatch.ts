@@ -53,9 +53,9 @@ export class VersionDispatcher {
     }
   }
 
-  async dispatch(call: Call): Promise<Reply> {
+  async dispatch(call: Call, nested = false): Promise<Reply> {
     try {
-      return await this.handle(call);
+      return await this.handle(call, nested);
     } catch (error) {
       if (error instanceof ApiError) return this.version.renderError(error);
       throw error;
@@ -72,7 +72,7 @@ export class VersionDispatcher {
     return { tenant, store: this.services.storage.tenant(tenant), changes: this.services.changes };
   }
 
-  private async handle(call: Call): Promise<Reply> {
+  private async handle(call: Call, nested: boolean): Promise<Reply> {
     const tenant = await this.authenticate(call);
     const match = this.router.match(call.method, call.path);
     if (!match) throw this.version.pathNotFound();
@@ -87,6 +87,9 @@ export class VersionDispatcher {
       const bodyError = prepared.validateBody(body);
       if (bodyError) throw bodyError;
     }
-    return route.handle({ tenant, params, query, body, path: call.fullPath, rawQuery: call.query });
+    return route.handle({
+      tenant, params, query, body, path: call.fullPath, rawQuery: call.query, nested,
+      dispatch: (sub) => this.dispatch({ ...sub, fullPath: sub.path }, true),
+    });
   }
 }

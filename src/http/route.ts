@@ -16,6 +16,19 @@ export interface RequestContext {
   /** Path as the client sent it (with any version prefix) and its raw query, for Link headers. */
   path: string;
   rawQuery: Record<string, unknown>;
+  /** Runs another call through the same version in-process (batch operations). */
+  dispatch(call: SubCall): Promise<Reply>;
+  /** True inside a batch operation, where a nested batch is refused. */
+  nested: boolean;
+}
+
+/** A call made from inside the server, e.g. one operation of a batch. */
+export interface SubCall {
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
 }
 
 export interface Reply {

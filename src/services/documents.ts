@@ -1,4 +1,4 @@
-import { alreadyExists, badRequest, notFound } from '../errors';
+import { alreadyExists, ApiError, badRequest, notFound } from '../errors';
 import { now, type DocumentRecord, type Meta, type PreferenceRecord, type TagRecord } from '../domain';
 import type { Page } from '../storage';
 import { publish, type TenantContext } from './context';
@@ -102,3 +102,27 @@ export async function tagIdsOf(ctx: TenantContext, ids: readonly string[]): Prom
 }
 
 export type { Meta };
+
+/** v2 documents carry integers the service counts out per key; ids taken by other versions are skipped. */
+export async function createNumberedDocument(ctx: TenantContext, input: DocumentInput): Promise<DocumentRecord> {
+  for (;;) {
+    const id = String(await ctx.store.nextSequence('document-number'));
+    try {
+      return await createDocument(ctx, input, id);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+    }
+  }
+}
+
+export const isNumberedId = (id: string): boolean => /^[1-9][0-9]{0,15}$/.test(id);
+
+/**
+ * The documents whose ids are integers, in creation order (what v2 can see). It reads every id
+ * of the key: v2 is a legacy interface, and keys written only through v2 hold nothing else.
+ */
+export async function listNumberedDocuments(ctx: TenantContext, page: Page): Promise<Listing<DocumentRecord>> {
+  const ids = (await ctx.store.documents.ids()).filter(isNumberedId);
+  const docs = await ctx.store.documents.getMany(ids.slice(page.offset, page.offset + page.limit));
+  return { items: docs.filter((d): d is DocumentRecord => d !== undefined), total: ids.length };
+}

@@ -90,3 +90,15 @@ export async function deletePreference(ctx: TenantContext, userId: string, docum
   publish(ctx, 'preference', 'delete', `${userId}/${documentId}`);
   return pref;
 }
+
+/** v2 users carry integers the service counts out per key. */
+export async function createNumberedUser(ctx: TenantContext): Promise<UserRecord> {
+  for (;;) {
+    const id = String(await ctx.store.nextSequence('user-number'));
+    try {
+      return await createUser(ctx, id);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 409)) throw error;
+    }
+  }
+}

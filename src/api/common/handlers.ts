@@ -59,7 +59,12 @@ export function documentRoutes(o: DocumentRoutesOptions): RouteDef[] {
   const { d } = o;
   const id = o.idParam ?? anyId;
   const body = documentBody(o.withPublishedAt);
-  const create = o.createDocument ?? ((req: RequestContext) => documents.createDocument(req.tenant, req.body as documents.DocumentInput));
+  // A version without published_at ignores it in bodies, as it ignores any unknown parameter.
+  const input = (req: RequestContext): documents.DocumentInput => {
+    const { text, meta, published_at } = req.body as documents.DocumentInput;
+    return o.withPublishedAt ? { text, meta, published_at } : { text, meta };
+  };
+  const create = o.createDocument ?? ((req: RequestContext) => documents.createDocument(req.tenant, input(req)));
   const routes: RouteDef[] = [
     route('GET', '/documents', async (req) => {
       const override = await o.listOverride?.(req);
@@ -76,7 +81,7 @@ export function documentRoutes(o: DocumentRoutesOptions): RouteDef[] {
       return ok(view, o.readStatus);
     }, { query: objectQuery({ fields: fieldsQuery }) }),
     route('PUT', '/documents/:id', async (req) =>
-      ok(documentView(d, await documents.updateDocument(req.tenant, id(req.params.id), req.body as documents.DocumentInput), d.fullDocument)), { body }),
+      ok(documentView(d, await documents.updateDocument(req.tenant, id(req.params.id), input(req)), d.fullDocument)), { body }),
     route('DELETE', '/documents/:id', async (req) =>
       ok(documentView(d, await documents.deleteDocument(req.tenant, id(req.params.id)), d.fullDocument), o.deleteStatus)),
     route('GET', '/documents/:id/preferences', async (req) => {
@@ -87,7 +92,7 @@ export function documentRoutes(o: DocumentRoutesOptions): RouteDef[] {
   ];
   if (o.clientIds) {
     routes.push(route('POST', '/documents/:id', async (req) =>
-      ok(documentView(d, await documents.createDocument(req.tenant, req.body as documents.DocumentInput, req.params.id), d.fullDocument), 201), { body }));
+      ok(documentView(d, await documents.createDocument(req.tenant, input(req), req.params.id), d.fullDocument), 201), { body }));
   }
   return routes;
 }

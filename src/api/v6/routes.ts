@@ -1,4 +1,5 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
+import { batchRoute } from '../common/batch';
 import { V6 } from '../common/dialect';
 import { apiPathNotFound, documentIdsRoute, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
@@ -7,6 +8,7 @@ export const v6Routes: RouteDef[] = [
   ...documentRoutes({ d: V6, listDefault: ['meta', 'text'], withPublishedAt: true, clientIds: true }),
   ...tagRoutes({ d: V6, typed: true, tagDocumentsDefault: ['meta', 'text'] }),
   ...userRoutes({ d: V6, clientIds: true, mergeInto: true }),
+  batchRoute(),
 ];
 
 export const v6: ApiVersion = {

@@ -1,0 +1,78 @@
+import { ApiError, badRequest } from '../../errors';
+import type { Reply, RequestContext, RouteDef, SubCall } from '../../http/route';
+import { ok, route } from './handlers';
+
+export const MAX_BATCH_OPS = 100;
+
+interface Operation {
+  method: string;
+  url: string;
+  params?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+const operationSchema = {
+  type: 'object',
+  required: ['method', 'url'],
+  properties: {
+    method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'DELETE', 'get', 'post', 'put', 'delete'] },
+    url: { type: 'string', pattern: '^/' },
+    params: { type: 'object' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+};
+
+function toCall(op: Operation): SubCall {
+  const method = op.method.toUpperCase();
+  const url = new URL(op.url, 'http://batch.invalid');
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of url.searchParams) {
+    const name = key.endsWith('[]') ? key.slice(0, -2) : key;
+    query[name] = query[name] === undefined ? value : ([] as unknown[]).concat(query[name], value);
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(op.headers ?? {})) headers[name.toLowerCase()] = value;
+  const readsQuery = method === 'GET' || method === 'DELETE';
+  if (readsQuery) Object.assign(query, op.params ?? {});
+  return { method, path: url.pathname, query, headers, body: readsQuery ? undefined : op.params };
+}
+
+function result(reply: Reply) {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.body !== undefined) headers['Content-Type'] = 'application/json';
+  return { body: reply.body ?? null, headers, status: reply.status };
+}
+
+async function runOne(req: RequestContext, op: Operation): Promise<ReturnType<typeof result>> {
+  try {
+    const call = toCall(op);
+    if (call.path.replace(/\/+$/, '') === '/batch') throw badRequest('a batch cannot contain another batch');
+    return result(await req.dispatch(call));
+  } catch (error) {
+    if (error instanceof ApiError) return result({ status: error.status, body: { message: error.message } });
+    return result({ status: 500, body: { message: 'Internal server error' } });
+  }
+}
+
+/**
+ * POST /batch: operations run in-process through the same version's routes, each authenticated
+ * by the key in its own headers. `sequential: false` runs them concurrently; results keep order.
+ */
+export function batchRoute(): RouteDef {
+  return route('POST', '/batch', async (req) => {
+    const body = req.body as { ops?: unknown; sequential?: unknown };
+    if (body.sequential === undefined || typeof body.sequential !== 'boolean') {
+      throw new ApiError(422, 'Sequential flag is currently required');
+    }
+    if (!Array.isArray(body.ops)) throw badRequest('ops is missing');
+    if (body.ops.length > MAX_BATCH_OPS) throw badRequest(`ops may hold at most ${MAX_BATCH_OPS} operations`);
+    const ops = body.ops as Operation[];
+    const results = [];
+    if (body.sequential) {
+      for (const op of ops) results.push(await runOne(req, op));
+    } else {
+      results.push(...(await Promise.all(ops.map((op) => runOne(req, op)))));
+    }
+    return ok({ results });
+  }, { body: { type: 'object', properties: { ops: { type: 'array', items: operationSchema } } } });
+}

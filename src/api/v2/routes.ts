@@ -1,0 +1,34 @@
+import type { ApiVersion, RouteDef } from '../../http/route';
+import { pagedReply, pageOf } from '../../http/pagination';
+import * as documents from '../../services/documents';
+import * as users from '../../services/users';
+import { deleteAllDataRoute } from '../common/admin';
+import { batchRoute } from '../common/batch';
+import { V2 } from '../common/dialect';
+import { apiPathNotFound, documentRoutes, documentViews, integerId, jsonError, userRoutes } from '../common/handlers';
+import { parseFields } from '../common/fields';
+
+/**
+ * v2: integer ids counted out per key (no client ids), no tags, no hybrid recommender; reading a
+ * document or user and deleting one answer 201, as the spec gives them.
+ */
+export const v2Routes: RouteDef[] = [
+  ...documentRoutes({
+    d: V2, idParam: integerId, listDefault: ['text', 'meta'], withPublishedAt: false, clientIds: false,
+    readStatus: 201, deleteStatus: 201,
+    createDocument: (req) => documents.createNumberedDocument(req.tenant, req.body as documents.DocumentInput),
+    listOverride: async (req) => {
+      const page = pageOf(req.query);
+      const list = await documents.listNumberedDocuments(req.tenant, page);
+      return pagedReply(req, await documentViews(V2, req, list.items, parseFields(req.query.fields, V2.fields, ['text', 'meta'])), list.total, page);
+    },
+  }),
+  ...userRoutes({
+    d: V2, idParam: integerId, clientIds: false, mergeInto: false, deleteStatus: 201,
+    createUser: (req) => users.createNumberedUser(req.tenant),
+  }),
+  batchRoute(),
+  deleteAllDataRoute(),
+];
+
+export const v2: ApiVersion = { name: 'v2', keySource: 'header', routes: v2Routes, renderError: jsonError, pathNotFound: apiPathNotFound };

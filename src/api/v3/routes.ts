@@ -1,0 +1,16 @@
+import type { ApiVersion, RouteDef } from '../../http/route';
+import { deleteAllDataRoute } from '../common/admin';
+import { batchRoute } from '../common/batch';
+import { V5 } from '../common/dialect';
+import { apiPathNotFound, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
+
+/** v3: string ids, untyped tags, user merging, batch and bulk deletion; documents show id, text, meta, timestamps. */
+export const v3Routes: RouteDef[] = [
+  ...documentRoutes({ d: V5, listDefault: ['text', 'meta'], withPublishedAt: false, clientIds: true }),
+  ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
+  ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
+  batchRoute(),
+  deleteAllDataRoute(),
+];
+
+export const v3: ApiVersion = { name: 'v3', keySource: 'header', routes: v3Routes, renderError: jsonError, pathNotFound: apiPathNotFound };

@@ -1,0 +1,15 @@
+import type { ApiVersion, RouteDef } from '../../http/route';
+import { batchRoute } from '../common/batch';
+import { V5 } from '../common/dialect';
+import { apiPathNotFound, documentIdsRoute, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
+
+/** v5: the v6 paths without filtered/by-keyword listing, published_at, tags fields or typed tags. */
+export const v5Routes: RouteDef[] = [
+  documentIdsRoute(),
+  ...documentRoutes({ d: V5, listDefault: ['meta', 'text'], withPublishedAt: false, clientIds: true }),
+  ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
+  ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
+  batchRoute(),
+];
+
+export const v5: ApiVersion = { name: 'v5', keySource: 'header', routes: v5Routes, renderError: jsonError, pathNotFound: apiPathNotFound };
