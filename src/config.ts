@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Derived files that can be rebuilt (word-vector cache): default <dataDir>/cache. */
+  cacheDir: string;
   apiKeys: string[];
   mongodbUri?: string;
   backend: StorageBackend;
@@ -15,6 +17,8 @@ export interface Config {
   maxBodyBytes: number;
   /** Host name → version name (`v6`, `v5`, `v3`, `v2`, `v1`, `parser`): that host is served by that version at its root. */
   versionHosts: Map<string, string>;
+  /** node-cron expression: when every key's content model is refitted and its index rebuilt. */
+  refitCron: string;
 }
 
 const VERSION_NAMES = ['v6', 'v5', 'v3', 'v2', 'v1', 'parser'];
@@ -45,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intFrom('PORT', env.PORT, 8080, 0),
     host: env.HOST || '0.0.0.0',
     dataDir: path.resolve(env.KINDRED_DATA_DIR || './data'),
+    cacheDir: path.resolve(env.KINDRED_CACHE_DIR || path.join(env.KINDRED_DATA_DIR || './data', 'cache')),
     apiKeys: (env.KINDRED_API_KEYS || '').split(',').map((k) => k.trim()).filter(Boolean),
     mongodbUri,
     backend: mongodbUri ? 'mongodb' : 'embedded',
@@ -52,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     maxBodyBytes: intFrom('KINDRED_MAX_BODY_BYTES', env.KINDRED_MAX_BODY_BYTES, 10 * 1024 * 1024, 1024),
     versionHosts: parseVersionHosts(env.KINDRED_VERSION_HOSTS),
+    refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
   };
 }

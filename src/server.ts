@@ -1,5 +1,8 @@
 import type { Server } from 'node:http';
+import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
+import { defaultContentSettings } from './index/content';
+import { Indexes } from './index/indexes';
 import { createApp } from './http/app';
 import { createLogger, type Logger } from './log';
 import { WorkerPool } from './pool';
@@ -30,9 +33,13 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   for (const key of config.apiKeys) await registerKey(storage, key, 'from KINDRED_API_KEYS');
   const pool = new WorkerPool({ threads: config.workers });
   const changes = new ChangeBus();
+  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir), logger);
+  const refit = cron.schedule(config.refitCron, () => {
+    indexes.refitAll().catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed'));
+  });
   let ready = false;
   const app = createApp({
-    services: { storage, keys: new KeyResolver(storage), changes },
+    services: { storage, keys: new KeyResolver(storage), changes, indexes },
     logger,
     maxBodyBytes: config.maxBodyBytes,
     versions: [...Object.entries(VERSIONS).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],
@@ -49,7 +56,10 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   server.requestTimeout = 120_000;
-  ready = true;
+  indexes.warm().then(() => {
+    ready = true;
+    logger.info('indexes ready');
+  }, (error: unknown) => logger.error({ err: error }, 'building indexes failed'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, backend: storage.backend, workers: pool.threads }, 'kindred listening');
@@ -58,10 +68,12 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const stop = () => {
     stopping ??= (async () => {
       ready = false;
+      await refit.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      indexes.close();
       await pool.close();
       await storage.close();
       logger.info('kindred stopped');

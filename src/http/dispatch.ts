@@ -1,6 +1,7 @@
 import { ApiError } from '../errors';
 import type { ChangeBus, TenantContext } from '../services/context';
 import type { KeyResolver } from '../services/keys';
+import type { Indexes } from '../index/indexes';
 import type { Storage } from '../storage';
 import type { ApiVersion, Reply, RouteDef } from './route';
 import { Router } from './router';
@@ -21,6 +22,7 @@ export interface Call {
 
 export interface Services {
   storage: Storage;
+  indexes: Indexes;
   keys: KeyResolver;
   changes: ChangeBus;
 }
@@ -69,7 +71,8 @@ export class VersionDispatcher {
     if (!key) throw new ApiError(401, 'No API key found in request');
     const tenant = await this.services.keys.tenantOf(key);
     if (!tenant) throw new ApiError(403, 'Invalid authentication credentials');
-    return { tenant, store: this.services.storage.tenant(tenant), changes: this.services.changes };
+    const { storage, changes, indexes } = this.services;
+    return { tenant, store: storage.tenant(tenant), changes, indexes: () => indexes.of(tenant) };
   }
 
   private async handle(call: Call, nested: boolean): Promise<Reply> {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { TenantIndexes } from '../index/indexes';
 import type { TenantStore } from '../storage';
 
 export type ChangedEntity = 'document' | 'tag' | 'user' | 'tagging' | 'preference' | 'all';
@@ -34,6 +35,8 @@ export interface TenantContext {
   readonly tenant: string;
   readonly store: TenantStore;
   readonly changes: ChangeBus;
+  /** The key's in-memory indexes (built on first use). */
+  indexes(): TenantIndexes;
 }
 
 export function publish(ctx: TenantContext, entity: ChangedEntity, op: Change['op'], id: string): void {

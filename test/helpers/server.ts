@@ -49,6 +49,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
     KINDRED_WORKERS: '1',
+    // One word-vector cache for the whole run: converting the vectors takes seconds.
+    KINDRED_CACHE_DIR: path.join(os.tmpdir(), 'kindred-test-cache'),
     KINDRED_API_KEYS: (options.keys ?? ['test-key']).join(','),
     ...storage.env,
     ...options.env,

@@ -1,5 +1,6 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
 import { batchRoute } from '../common/batch';
+import { recommendRoutes, tagSuggestionRoutes } from '../common/recommend-routes';
 import { V6 } from '../common/dialect';
 import { apiPathNotFound, documentIdsRoute, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
@@ -8,6 +9,8 @@ export const v6Routes: RouteDef[] = [
   ...documentRoutes({ d: V6, listDefault: ['meta', 'text'], withPublishedAt: true, clientIds: true }),
   ...tagRoutes({ d: V6, typed: true, tagDocumentsDefault: ['meta', 'text'] }),
   ...userRoutes({ d: V6, clientIds: true, mergeInto: true }),
+  ...recommendRoutes({ d: V6, filter: true, expandMeta: false, fieldsDefault: [] }),
+  ...tagSuggestionRoutes(),
   batchRoute(),
 ];
 

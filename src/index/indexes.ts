@@ -1,0 +1,156 @@
+import type { DocumentRecord } from '../domain';
+import type { Logger } from '../log';
+import type { WorkerPool } from '../pool';
+import type { Change, ChangeBus } from '../services/context';
+import type { Storage, TenantStore } from '../storage';
+import { TenantContent, type ContentSettings } from './content';
+import { DocumentFacts } from './facts';
+import { KeywordIndex } from './keyword';
+
+/**
+ * Everything derived in memory for one key: filter facts, the content recommender and the
+ * keyword index. Built from storage on first use, then kept current from the change bus.
+ */
+export class TenantIndexes {
+  readonly facts = new DocumentFacts();
+  readonly keyword = new KeywordIndex();
+  readonly content: TenantContent;
+  readonly ready: Promise<void>;
+  /** Applies document-level updates in arrival order. */
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: TenantStore,
+    pool: WorkerPool,
+    settings: ContentSettings,
+    private readonly logger: Logger,
+  ) {
+    this.content = new TenantContent(store, pool, settings, logger);
+    this.ready = Promise.all([this.loadDocuments(), this.content.ready]).then(() => undefined);
+  }
+
+  private async loadDocuments(): Promise<void> {
+    const tagsOf = new Map<string, string[]>();
+    for await (const batch of this.store.taggings.scan(5000)) {
+      for (const t of batch) {
+        this.facts.tag(t.document_id, t.tag_id);
+        const list = tagsOf.get(t.document_id);
+        if (list) list.push(t.tag_id);
+        else tagsOf.set(t.document_id, [t.tag_id]);
+      }
+    }
+    for await (const batch of this.store.documents.scan(2000)) {
+      for (const doc of batch) {
+        this.facts.setPublished(doc.id, doc.published_at);
+        this.keyword.upsert(this.keywordDocument(doc, tagsOf.get(doc.id) ?? []));
+      }
+    }
+  }
+
+  private keywordDocument(doc: DocumentRecord, tags: string[]) {
+    return { id: doc.id, text: doc.text, meta: doc.meta, tags, published_at: doc.published_at, created_at: doc.created_at, updated_at: doc.updated_at };
+  }
+
+  private async refreshDocument(id: string): Promise<void> {
+    const doc = await this.store.documents.get(id);
+    if (!doc) {
+      this.facts.removeDocument(id);
+      this.keyword.remove(id);
+      return;
+    }
+    this.facts.setPublished(id, doc.published_at);
+    this.keyword.upsert(this.keywordDocument(doc, this.facts.tags(id)));
+  }
+
+  apply(change: Change): void {
+    const [first, second] = change.id.split('/');
+    switch (change.entity) {
+      case 'document':
+        this.content.touch(change.id);
+        this.enqueue(() => this.refreshDocument(change.id));
+        break;
+      case 'tagging':
+        if (change.op === 'put') this.facts.tag(first, second);
+        else this.facts.untag(first, second);
+        this.enqueue(() => this.refreshDocument(first));
+        break;
+      case 'tag':
+        if (change.op === 'delete') {
+          const docs = [...(this.facts.documentsTagged(change.id) ?? [])];
+          this.facts.removeTag(change.id);
+          for (const id of docs) this.enqueue(() => this.refreshDocument(id));
+        }
+        break;
+      case 'all':
+        this.facts.clear();
+        this.keyword.build([]);
+        this.content.clear();
+        break;
+      default:
+        break;
+    }
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(() => this.ready).then(task).catch((error: unknown) => {
+      this.logger.error({ err: error, tenant: this.store.tenant }, 'index update failed');
+    });
+  }
+
+  /** Resolves once every change told so far is reflected in every index. */
+  async settled(): Promise<void> {
+    await this.ready;
+    await this.queue;
+    await this.content.settled();
+  }
+
+  close(): void {
+    this.content.close();
+  }
+}
+
+export class Indexes {
+  private readonly tenants = new Map<string, TenantIndexes>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly pool: WorkerPool,
+    changes: ChangeBus,
+    private readonly settings: ContentSettings,
+    private readonly logger: Logger,
+  ) {
+    this.unsubscribe = changes.subscribe((change) => this.tenants.get(change.tenant)?.apply(change));
+  }
+
+  /** The key's indexes, building them on first use; await `.ready` before reading them. */
+  of(tenant: string): TenantIndexes {
+    let indexes = this.tenants.get(tenant);
+    if (!indexes) {
+      indexes = new TenantIndexes(this.storage.tenant(tenant), this.pool, this.settings, this.logger);
+      this.tenants.set(tenant, indexes);
+    }
+    return indexes;
+  }
+
+  /** Builds the indexes of every key that has documents, so the first requests find them ready. */
+  async warm(): Promise<void> {
+    const tenants = new Set((await this.storage.keys.list()).filter((k) => !k.revoked_at).map((k) => k.tenant));
+    for (const tenant of tenants) {
+      if ((await this.storage.tenant(tenant).documents.count()) > 0) await this.of(tenant).ready;
+    }
+  }
+
+  async refitAll(): Promise<void> {
+    for (const indexes of this.tenants.values()) await indexes.content.refit();
+  }
+
+  list(): Array<[string, TenantIndexes]> {
+    return [...this.tenants];
+  }
+
+  close(): void {
+    this.unsubscribe();
+    for (const indexes of this.tenants.values()) indexes.close();
+  }
+}

@@ -1,0 +1,26 @@
+import { ModelCache } from '../src/embedding/model-cache';
+import { rerankCandidates } from '../src/embedding/rerank';
+import { textToTfidf } from '../src/embedding/sparse';
+import type { SerializedModel } from '../src/embedding/serialize';
+import { combinedQuery } from '../src/index/rerank-query';
+
+export interface RerankTask {
+  model: SerializedModel;
+  queryTexts: string[];
+  candidateTexts: string[];
+  denseScores: Float32Array;
+}
+
+const models = new ModelCache();
+
+/**
+ * Second stage of content recommendations: rescores the vector index's candidates by TF-IDF
+ * cosine with pseudo-relevance feedback, blended with the dense score (corpus models only).
+ */
+export default function rerank(task: RerankTask): Float32Array {
+  const model = models.get(task.model);
+  if (model.kind !== 'lsa') return task.denseScores;
+  const query = combinedQuery(model, task.queryTexts);
+  const candidates = task.candidateTexts.map((text) => textToTfidf(model, text));
+  return rerankCandidates(query, candidates, { denseScores: task.denseScores });
+}
