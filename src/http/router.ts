@@ -15,14 +15,15 @@ function compile(route: RouteDef): CompiledRoute {
   return { route, segments };
 }
 
-/** Literal segments win over parameters position by position, so `/documents/ids` beats `/documents/:id`. */
+/**
+ * Literal segments win over parameters position by position, so `/documents/ids` beats
+ * `/documents/:id`: routes sort by their shape, e.g. "LP" for `/documents/:id`, 'L' before 'P'.
+ */
+const shape = (route: CompiledRoute) => route.segments.map((s) => ('literal' in s ? 'L' : 'P')).join('');
 function specificity(a: CompiledRoute, b: CompiledRoute): number {
-  for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
-    const al = 'literal' in a.segments[i];
-    const bl = 'literal' in b.segments[i];
-    if (al !== bl) return al ? -1 : 1;
-  }
-  return 0;
+  const sa = shape(a);
+  const sb = shape(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
 function decode(segment: string): string | undefined {
