@@ -97,11 +97,10 @@ export class TenantIndexes {
     });
   }
 
-  /** Resolves once every change told so far is reflected in every index. */
-  async settled(): Promise<void> {
+  /** Resolves once every change told so far is reflected in the facts and the keyword index. */
+  async documentsSettled(): Promise<void> {
     await this.ready;
     await this.queue;
-    await this.content.settled();
   }
 
   close(): void {

@@ -15,6 +15,8 @@ export interface Dialect {
   fullDocument: ReadonlySet<DocumentField>;
   id(id: string): WireId;
   tag(tag: TagRecord): Record<string, unknown>;
+  /** Whether this version can show a document of that id (v2 shows integer ids only). */
+  visible(id: string): boolean;
 }
 
 export function documentView(dialect: Dialect, doc: DocumentRecord, fields: ReadonlySet<DocumentField>, tags?: string[]) {
@@ -40,6 +42,7 @@ export const V6: Dialect = {
   fullDocument: new Set(['text', 'meta', 'published_at']),
   id: (id) => id,
   tag: (tag) => ({ id: tag.id, type: tag.type, meta: tag.meta, created_at: tag.created_at }),
+  visible: () => true,
 };
 
 /** v5 and v3: no published_at, no tags field, tags without type or meta. */
@@ -48,6 +51,7 @@ export const V5: Dialect = {
   fullDocument: new Set(['text', 'meta']),
   id: (id) => id,
   tag: (tag) => ({ id: tag.id, created_at: tag.created_at }),
+  visible: () => true,
 };
 
-export const V2: Dialect = { ...V5, id: (id) => Number(id) };
+export const V2: Dialect = { ...V5, id: (id) => Number(id), visible: (id) => /^[1-9][0-9]{0,15}$/.test(id) };

@@ -5,6 +5,7 @@ import * as users from '../../services/users';
 import { deleteAllDataRoute } from '../common/admin';
 import { batchRoute } from '../common/batch';
 import { V2 } from '../common/dialect';
+import { keywordListing, keywordListingQuery } from '../common/search-routes';
 import { apiPathNotFound, documentRoutes, documentViews, integerId, jsonError, userRoutes } from '../common/handlers';
 import { parseFields } from '../common/fields';
 
@@ -12,12 +13,17 @@ import { parseFields } from '../common/fields';
  * v2: integer ids counted out per key (no client ids), no tags, no hybrid recommender; reading a
  * document or user and deleting one answer 201, as the spec gives them.
  */
+const byKeywords = keywordListing(V2, ['text', 'meta']);
+
 export const v2Routes: RouteDef[] = [
   ...documentRoutes({
     d: V2, idParam: integerId, listDefault: ['text', 'meta'], withPublishedAt: false, clientIds: false,
     readStatus: 201, deleteStatus: 201,
     createDocument: (req) => documents.createNumberedDocument(req.tenant, req.body as documents.DocumentInput),
+    listQuery: keywordListingQuery,
     listOverride: async (req) => {
+      const searched = await byKeywords(req);
+      if (searched) return searched;
       const page = pageOf(req.query);
       const list = await documents.listNumberedDocuments(req.tenant, page);
       return pagedReply(req, await documentViews(V2, req, list.items, parseFields(req.query.fields, V2.fields, ['text', 'meta'])), list.total, page);

@@ -1,12 +1,16 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
 import { batchRoute } from '../common/batch';
 import { V5 } from '../common/dialect';
+import { keywordListing, keywordListingQuery } from '../common/search-routes';
 import { apiPathNotFound, documentIdsRoute, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
 /** v5: the v6 paths without filtered/by-keyword listing, published_at, tags fields or typed tags. */
 export const v5Routes: RouteDef[] = [
   documentIdsRoute(),
-  ...documentRoutes({ d: V5, listDefault: ['meta', 'text'], withPublishedAt: false, clientIds: true }),
+  ...documentRoutes({
+    d: V5, listDefault: ['meta', 'text'], withPublishedAt: false, clientIds: true,
+    listOverride: keywordListing(V5, ['meta', 'text']), listQuery: keywordListingQuery,
+  }),
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
   batchRoute(),

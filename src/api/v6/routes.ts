@@ -1,6 +1,7 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
 import { batchRoute } from '../common/batch';
 import { recommendRoutes, tagSuggestionRoutes } from '../common/recommend-routes';
+import { searchRoutes } from '../common/search-routes';
 import { V6 } from '../common/dialect';
 import { apiPathNotFound, documentIdsRoute, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
@@ -11,6 +12,7 @@ export const v6Routes: RouteDef[] = [
   ...userRoutes({ d: V6, clientIds: true, mergeInto: true }),
   ...recommendRoutes({ d: V6, filter: true, expandMeta: false, fieldsDefault: [] }),
   ...tagSuggestionRoutes(),
+  ...searchRoutes(V6),
   batchRoute(),
 ];
 

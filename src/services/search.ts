@@ -1,0 +1,61 @@
+import { badRequest } from '../errors';
+import type { DocumentRecord } from '../domain';
+import { filterToEsQuery, FilterError, parseFilter } from '../index/filter';
+import { QueryError, type SearchResponse } from '../index/keyword';
+import type { TenantContext } from './context';
+
+/** Runs the search in the key's keyword index, turning a malformed request into a 400. */
+async function run(ctx: TenantContext, esQuery: unknown, fields: readonly string[]): Promise<SearchResponse> {
+  const indexes = ctx.indexes();
+  await indexes.documentsSettled();
+  try {
+    return indexes.keyword.search(esQuery, { fields: [...fields] });
+  } catch (error) {
+    if (error instanceof QueryError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/** POST /documents/by-keyword: an Elasticsearch request body over the key's documents. */
+export function searchByKeyword(ctx: TenantContext, esQuery: unknown, fields: readonly string[]): Promise<SearchResponse> {
+  return run(ctx, esQuery, fields);
+}
+
+export interface FilteredListing {
+  filter?: string;
+  sortOrder: 'asc' | 'desc';
+  sortByPublishedAt: boolean;
+  offset: number;
+  limit: number;
+}
+
+/**
+ * POST /documents/filtered: documents matching the filter grammar, by publication time or else in
+ * creation order. Documents without published_at sort last either way.
+ */
+export async function filteredDocuments(ctx: TenantContext, listing: FilteredListing): Promise<DocumentRecord[]> {
+  let query: Record<string, unknown> = { match_all: {} };
+  if (listing.filter !== undefined) {
+    try {
+      query = filterToEsQuery(parseFilter(listing.filter));
+    } catch (error) {
+      if (error instanceof FilterError) throw badRequest(`filter is invalid: ${error.message}`);
+      throw error;
+    }
+  }
+  const sort = listing.sortByPublishedAt
+    ? [{ published_at: { order: listing.sortOrder, missing: '_last' } }, { created_at: 'asc' }]
+    : [{ created_at: listing.sortOrder }];
+  const result = await run(ctx, { query, sort, from: listing.offset, size: listing.limit }, []);
+  const docs = await ctx.store.documents.getMany(result.hits.hits.map((h) => h.id));
+  return docs.filter((d): d is DocumentRecord => d !== undefined);
+}
+
+/** v5/v3/v2 `GET /documents?keywords=`: the most relevant documents for a few words. */
+export async function documentsByKeywords(ctx: TenantContext, keywords: string, fields: string[], n = 25): Promise<DocumentRecord[]> {
+  const indexes = ctx.indexes();
+  await indexes.documentsSettled();
+  const hits = indexes.keyword.topByKeywords(keywords, fields, n);
+  const docs = await ctx.store.documents.getMany(hits.map((h) => h.id));
+  return docs.filter((d): d is DocumentRecord => d !== undefined);
+}
