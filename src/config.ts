@@ -19,6 +19,13 @@ export interface Config {
   versionHosts: Map<string, string>;
   /** node-cron expression: when every key's content model is refitted and its index rebuilt. */
   refitCron: string;
+  parser: {
+    allowPrivate: boolean;
+    timeoutMs: number;
+    maxBytes: number;
+    cacheTtlMs: number;
+    ratePerSecond: number;
+  };
 }
 
 const VERSION_NAMES = ['v6', 'v5', 'v3', 'v2', 'v1', 'parser'];
@@ -58,5 +65,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intFrom('KINDRED_MAX_BODY_BYTES', env.KINDRED_MAX_BODY_BYTES, 10 * 1024 * 1024, 1024),
     versionHosts: parseVersionHosts(env.KINDRED_VERSION_HOSTS),
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
+    parser: {
+      allowPrivate: env.KINDRED_PARSER_ALLOW_PRIVATE === '1' || env.KINDRED_PARSER_ALLOW_PRIVATE === 'true',
+      timeoutMs: intFrom('KINDRED_PARSER_TIMEOUT_MS', env.KINDRED_PARSER_TIMEOUT_MS, 10_000, 1),
+      maxBytes: intFrom('KINDRED_PARSER_MAX_BYTES', env.KINDRED_PARSER_MAX_BYTES, 5 * 1024 * 1024, 1024),
+      cacheTtlMs: intFrom('KINDRED_PARSER_CACHE_SECONDS', env.KINDRED_PARSER_CACHE_SECONDS, 86_400, 0) * 1000,
+      ratePerSecond: intFrom('KINDRED_PARSER_RATE', env.KINDRED_PARSER_RATE, 1, 1),
+    },
   };
 }

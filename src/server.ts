@@ -14,6 +14,8 @@ import { v2 } from './api/v2/routes';
 import { v3 } from './api/v3/routes';
 import { v5 } from './api/v5/routes';
 import { v6 } from './api/v6/routes';
+import { parserVersion } from './api/parser/routes';
+import { ArticleService } from './services/articles';
 
 const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2 };
 
@@ -37,15 +39,17 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const refit = cron.schedule(config.refitCron, () => {
     indexes.refitAll().catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed'));
   });
+  const articles = new ArticleService({ pool, ...config.parser }, config.parser);
+  const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion(articles) };
   let ready = false;
   const app = createApp({
     services: { storage, keys: new KeyResolver(storage), changes, indexes },
     logger,
     maxBodyBytes: config.maxBodyBytes,
-    versions: [...Object.entries(VERSIONS).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],
+    versions: [...Object.entries(versions).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],
     versionHosts: new Map([...config.versionHosts].map(([host, name]) => {
-      if (!VERSIONS[name]) throw new Error(`KINDRED_VERSION_HOSTS: ${name} is not served by this build`);
-      return [host, VERSIONS[name]];
+      if (!versions[name]) throw new Error(`KINDRED_VERSION_HOSTS: ${name} is not served by this build`);
+      return [host, versions[name]];
     })),
     isReady: () => ready,
   });
@@ -74,6 +78,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
         server.closeIdleConnections();
       });
       indexes.close();
+      articles.close();
       await pool.close();
       await storage.close();
       logger.info('kindred stopped');

@@ -1,0 +1,57 @@
+import { ApiError } from '../errors';
+import { articleCacheKey, parseArticle, SlidingWindowRateLimiter, type ArticleResult, type ParseArticleDeps } from '../parser';
+import type { TenantContext } from './context';
+
+export interface ArticleSettings extends Omit<ParseArticleDeps, 'pool'> {
+  /** How long an extraction is served from the key's cache. */
+  cacheTtlMs: number;
+  /** Requests per second per key (the original allowed 1). */
+  ratePerSecond: number;
+}
+
+interface CachedArticle {
+  at: number;
+  result: ArticleResult;
+}
+
+/** The article-extraction service: per-key rate limit, per-key cache, then fetch and extract. */
+export class ArticleService {
+  private readonly limiter: SlidingWindowRateLimiter;
+  private readonly pruner: NodeJS.Timeout;
+
+  constructor(
+    private readonly deps: ParseArticleDeps,
+    private readonly settings: ArticleSettings,
+  ) {
+    this.limiter = new SlidingWindowRateLimiter(settings.ratePerSecond, 1000);
+    this.pruner = setInterval(() => this.limiter.prune(), 60_000);
+    this.pruner.unref();
+  }
+
+  async parse(ctx: TenantContext, url: unknown): Promise<{ result: ArticleResult; headers: Record<string, string> }> {
+    const decision = this.limiter.take(ctx.tenant);
+    if (!decision.allowed) {
+      throw new ApiError(429, 'API rate limit exceeded', { ...decision.headers, 'Retry-After': String(Math.ceil(decision.retryAfterMs / 1000)) });
+    }
+    try {
+      return { result: await this.cachedParse(ctx, url), headers: decision.headers };
+    } catch (error) {
+      if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...error.headers, ...decision.headers });
+      throw error;
+    }
+  }
+
+  private async cachedParse(ctx: TenantContext, url: unknown): Promise<ArticleResult> {
+    const key = articleCacheKey(url);
+    const cache = ctx.store.values('parser-cache');
+    const cached = (await cache.get(key)) as CachedArticle | undefined;
+    if (cached && Date.now() - cached.at < this.settings.cacheTtlMs) return cached.result;
+    const result = await parseArticle(key, this.deps);
+    await cache.put(key, { at: Date.now(), result } satisfies CachedArticle);
+    return result;
+  }
+
+  close(): void {
+    clearInterval(this.pruner);
+  }
+}

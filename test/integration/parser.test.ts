@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '../helpers/client';
+import { startServer, type RunningServer } from '../helpers/server';
+
+const ARTICLE = `<!doctype html><html><head>
+<title>Rivers of the North | Daily Planet</title>
+<meta property="og:title" content="Rivers of the North">
+<meta property="og:site_name" content="Daily Planet">
+<meta name="author" content="Ada Writer">
+<meta property="article:published_time" content="2024-03-05T10:00:00Z">
+<meta property="og:image" content="/images/river.jpg">
+</head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a></nav>
+<article>
+<h1>Rivers of the North</h1>
+<p>The northern rivers carry meltwater from the glaciers to the sea every spring, and the salmon follow them upstream to spawn in the cold gravel beds.</p>
+<p>Scientists measuring the rivers found that the glaciers are shrinking, so the meltwater arrives earlier each year and the salmon must adapt to warmer water.</p>
+<p>Local fishermen say the rivers have changed within their lifetimes, and they worry about the salmon that their towns have depended on for centuries.</p>
+<iframe src="https://www.youtube.com/embed/abc123"></iframe>
+</article>
+<footer>Copyright Daily Planet. All rights reserved.</footer>
+</body></html>`;
+
+describe('article extraction service (/parser)', function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let pages: http.Server;
+  let base: string;
+  let api: Client;
+
+  before(async () => {
+    pages = http.createServer((req, res) => {
+      if (req.url === '/article') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(ARTICLE);
+      } else if (req.url === '/missing') {
+        res.writeHead(404, { 'Content-Type': 'text/html' });
+        res.end('nope');
+      } else if (req.url === '/json') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('{}');
+      } else {
+        res.writeHead(302, { Location: '/article' });
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', () => resolve()));
+    base = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    server = await startServer({ backend: 'embedded', keys: ['test-key', 'other-key'], env: { KINDRED_PARSER_ALLOW_PRIVATE: '1', KINDRED_PARSER_RATE: '50' } });
+    api = new Client(`${server.url}/parser`);
+  });
+  after(async () => {
+    await server?.stop();
+    pages?.close();
+  });
+
+  it('extracts every field of an article', async () => {
+    const res = await api.get(`/?url=${encodeURIComponent(`${base}/article`)}`);
+    assert.equal(res.status, 200);
+    const a = res.body;
+    assert.equal(a.title, 'Rivers of the North');
+    assert.equal(a.author, 'Ada Writer');
+    assert.equal(a.published, '2024-03-05T10:00:00.000Z');
+    assert.equal(a.image, `${base}/images/river.jpg`);
+    assert.deepEqual(a.videos, ['https://www.youtube.com/embed/abc123']);
+    assert.ok(a.keywords.some((k: string) => /salmon|rivers?|glaciers?|meltwater/.test(k)), a.keywords.join(', '));
+    assert.ok(a.summary.length > 20);
+    assert.ok(a.body.includes('meltwater from the glaciers'));
+    assert.ok(!a.body.includes('All rights reserved'));
+    assert.equal(a.body.split('\n').filter(Boolean).length >= 3, true);
+    assert.ok(a.url.startsWith(base));
+  });
+
+  it('follows redirects and answers the spec messages for failures', async () => {
+    assert.equal((await api.get(`/?url=${encodeURIComponent(`${base}/elsewhere`)}`)).body.title, 'Rivers of the North');
+    const cases: Array<[string, string]> = [
+      ['/', 'url is missing, url is empty'],
+      ['/?url=', 'url is missing, url is empty'],
+      ['/?url=not%20a%20url', 'Unable to parse the URL provided'],
+      [`/?url=${encodeURIComponent(`${base}/missing`)}`, 'URL responded with a 404 status code'],
+      [`/?url=${encodeURIComponent(`${base}/json`)}`, 'Content-Type application/json is not supported'],
+      [`/?url=${encodeURIComponent('http://127.0.0.1:1/closed')}`, 'HTTP response error'],
+    ];
+    for (const [path, message] of cases) {
+      const res = await api.get(path);
+      assert.equal(res.status, 400, path);
+      assert.deepEqual(res.body, { message }, path);
+    }
+  });
+
+  it('serves a repeated URL from the key\'s cache, and only that key\'s', async () => {
+    const url = encodeURIComponent(`${base}/article?cached=1`);
+    assert.equal((await api.get(`/?url=${url}`)).status, 200);
+    pages.close();
+    pages.closeAllConnections();
+    assert.equal((await api.get(`/?url=${url}`)).body.title, 'Rivers of the North');
+    const other = await api.withKey('other-key').get(`/?url=${url}`);
+    assert.deepEqual(other.body, { message: 'HTTP response error' });
+  });
+
+  it('limits requests per key with 429 and rate-limit headers', async () => {
+    const limited = await startServer({ backend: 'embedded', env: { KINDRED_PARSER_RATE: '1' } });
+    try {
+      const p = new Client(`${limited.url}/parser`);
+      const first = await p.get('/?url=');
+      assert.equal(first.headers.get('x-ratelimit-limit'), '1');
+      const second = await p.get('/?url=');
+      assert.equal(second.status, 429);
+      assert.deepEqual(second.body, { message: 'API rate limit exceeded' });
+      assert.equal(second.headers.get('x-ratelimit-remaining'), '0');
+      assert.ok(Number(second.headers.get('retry-after')) >= 1);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('refuses private addresses unless allowed', async () => {
+    const strict = await startServer({ backend: 'embedded', env: { KINDRED_PARSER_RATE: '10' } });
+    try {
+      const p = new Client(`${strict.url}/parser`);
+      for (const target of ['http://127.0.0.1:9/x', 'http://[::1]:9/x', 'http://10.0.0.1/x', 'http://169.254.169.254/latest/meta-data']) {
+        const res = await p.get(`/?url=${encodeURIComponent(target)}`);
+        assert.equal(res.status, 400, target);
+        assert.match(res.body.message, /private or reserved|not allowed|refused/i, target);
+      }
+    } finally {
+      await strict.stop();
+    }
+  });
+});
