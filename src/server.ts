@@ -10,6 +10,7 @@ import { ChangeBus } from './services/context';
 import { KeyResolver, registerKey } from './services/keys';
 import { openStorage, type Storage } from './storage';
 import type { ApiVersion } from './http/route';
+import { v1 } from './api/v1/routes';
 import { v2 } from './api/v2/routes';
 import { v3 } from './api/v3/routes';
 import { v5 } from './api/v5/routes';
@@ -17,7 +18,7 @@ import { v6 } from './api/v6/routes';
 import { parserVersion } from './api/parser/routes';
 import { ArticleService } from './services/articles';
 
-const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2 };
+const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2, v1 };
 
 export interface Kindred {
   config: Config;

@@ -20,6 +20,8 @@ export interface CandidateOptions {
   exclude?: string[];
   selectFrom?: string[];
   filter?: string;
+  /** Only documents a version can show (v2: integer ids). */
+  visible?: (id: string) => boolean;
 }
 
 /** Turns select_from, exclude and filter into the limits of one vector search. */
@@ -41,6 +43,13 @@ export function searchLimits(indexes: TenantIndexes, options: CandidateOptions, 
     } else {
       allow = (id: string) => matches(filter, facts.of(id));
     }
+  }
+  if (options.visible) {
+    const visible = options.visible;
+    const narrowed = allow;
+    allow = narrowed === undefined ? visible
+      : narrowed instanceof Set ? new Set([...narrowed].filter(visible))
+        : (id: string) => visible(id) && (narrowed as (id: string) => boolean)(id);
   }
   if (options.selectFrom) {
     const select = new Set(options.selectFrom);

@@ -2,13 +2,13 @@ import { badRequest } from '../../errors';
 import type { RequestContext, RouteDef, Schema } from '../../http/route';
 import * as recommend from '../../services/recommend';
 import type { Similar } from '../../index/content';
-import { documentViews, ok, route } from './handlers';
+import { anyId, documentViews, ok, route, type IdParam } from './handlers';
 import type { Dialect } from './dialect';
 import { parseFields, type DocumentField } from './fields';
 import { objectQuery } from './schemas';
 
 const numberSchema: Schema = { type: 'integer', minimum: 1, maximum: recommend.MAX_NUMBER, default: recommend.DEFAULT_NUMBER };
-const idList: Schema = { type: 'array', items: { type: 'string' } };
+const idList: Schema = { type: 'array', items: { type: ['string', 'integer'] } };
 const textSchema: Schema = { type: 'string', minLength: 1 };
 
 /** Lists of ids may come as repeated parameters, `name[]` parameters or comma-separated values. */
@@ -25,6 +25,9 @@ export interface RecommendRoutesOptions {
   /** v3's expand_meta: each item also carries the document's meta. */
   expandMeta: boolean;
   fieldsDefault: readonly DocumentField[];
+  /** POST /documents/similar-to-ids (not in v3 or v2). */
+  similarToIds: boolean;
+  idParam?: IdParam;
 }
 
 type Options = RecommendRoutesOptions;
@@ -37,6 +40,7 @@ function candidateOptions(o: Options, input: Record<string, unknown>): recommend
     filter: o.filter ? (input.filter as string | undefined) : undefined,
     selectFrom: idListOf(input.select_from),
     exclude: idListOf(input.exclude),
+    visible: (id) => o.d.visible(id),
   };
 }
 
@@ -62,9 +66,10 @@ export function recommendRoutes(o: Options): RouteDef[] {
     ...(o.filter ? { filter: { type: 'string' } } : {}),
   };
   const select: Record<string, Schema> = { select_from: idList, exclude: idList };
-  return [
+  const id = o.idParam ?? anyId;
+  const routes = [
     route('GET', '/documents/:id/similar', async (req) => {
-      const items = await recommend.similarToDocument(req.tenant, req.params.id, candidateOptions(o, queryOf(req)));
+      const items = await recommend.similarToDocument(req.tenant, id(req.params.id), candidateOptions(o, queryOf(req)));
       return ok(await similarItems(o, req, items, queryOf(req)));
     }, { query: objectQuery({ ...common, ...select }) }),
     route('POST', '/documents/similar-to-text', async (req) => {
@@ -72,16 +77,19 @@ export function recommendRoutes(o: Options): RouteDef[] {
       const items = await recommend.similarToText(req.tenant, body.text as string, candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
     }, { body: objectQuery({ ...common, text: textSchema, select_from: idList }, ['text']) }),
-    route('POST', '/documents/similar-to-ids', async (req) => {
-      const body = bodyOf(req);
-      const items = await recommend.similarToIds(req.tenant, body.ids as string[], candidateOptions(o, body));
-      return ok(await similarItems(o, req, items, body));
-    }, { body: objectQuery({ ...common, ...select, ids: { ...idList, minItems: 1, maxItems: 1000 } }, ['ids']) }),
     route('GET', '/users/:id/recommendations', async (req) => {
-      const items = await recommend.contentRecommendationsForUser(req.tenant, req.params.id, candidateOptions(o, queryOf(req)));
+      const items = await recommend.contentRecommendationsForUser(req.tenant, id(req.params.id), candidateOptions(o, queryOf(req)));
       return ok(await similarItems(o, req, items, queryOf(req)));
     }, { query: objectQuery({ ...common, ...select }) }),
   ];
+  if (o.similarToIds) {
+    routes.push(route('POST', '/documents/similar-to-ids', async (req) => {
+      const body = bodyOf(req);
+      const items = await recommend.similarToIds(req.tenant, body.ids as string[], candidateOptions(o, body));
+      return ok(await similarItems(o, req, items, body));
+    }, { body: objectQuery({ ...common, ...select, ids: { ...idList, minItems: 1, maxItems: 1000 } }, ['ids']) }));
+  }
+  return routes;
 }
 
 export function tagSuggestionRoutes(): RouteDef[] {

@@ -5,6 +5,7 @@ import * as users from '../../services/users';
 import { deleteAllDataRoute } from '../common/admin';
 import { batchRoute } from '../common/batch';
 import { V2 } from '../common/dialect';
+import { recommendRoutes } from '../common/recommend-routes';
 import { keywordListing, keywordListingQuery } from '../common/search-routes';
 import { apiPathNotFound, documentRoutes, documentViews, integerId, jsonError, userRoutes } from '../common/handlers';
 import { parseFields } from '../common/fields';
@@ -33,6 +34,7 @@ export const v2Routes: RouteDef[] = [
     d: V2, idParam: integerId, clientIds: false, mergeInto: false, deleteStatus: 201,
     createUser: (req) => users.createNumberedUser(req.tenant),
   }),
+  ...recommendRoutes({ d: V2, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: false, idParam: integerId }),
   batchRoute(),
   deleteAllDataRoute(),
 ];

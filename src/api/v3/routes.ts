@@ -2,6 +2,7 @@ import type { ApiVersion, RouteDef } from '../../http/route';
 import { deleteAllDataRoute } from '../common/admin';
 import { batchRoute } from '../common/batch';
 import { V5 } from '../common/dialect';
+import { recommendRoutes } from '../common/recommend-routes';
 import { keywordListing, keywordListingQuery } from '../common/search-routes';
 import { apiPathNotFound, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
@@ -13,6 +14,7 @@ export const v3Routes: RouteDef[] = [
   }),
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
+  ...recommendRoutes({ d: V5, filter: false, expandMeta: true, fieldsDefault: [], similarToIds: false }),
   batchRoute(),
   deleteAllDataRoute(),
 ];

@@ -1,6 +1,7 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
 import { batchRoute } from '../common/batch';
 import { V5 } from '../common/dialect';
+import { recommendRoutes, tagSuggestionRoutes } from '../common/recommend-routes';
 import { keywordListing, keywordListingQuery } from '../common/search-routes';
 import { apiPathNotFound, documentIdsRoute, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
@@ -13,6 +14,8 @@ export const v5Routes: RouteDef[] = [
   }),
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
+  ...recommendRoutes({ d: V5, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: true }),
+  ...tagSuggestionRoutes(),
   batchRoute(),
 ];
 
