@@ -1,12 +1,15 @@
 import { loadConfig } from '../config';
 import { newKey, registerKey, revokeKey } from '../services/keys';
 import { openStorage } from '../storage';
+import { train } from './train';
 
 const USAGE = `usage: kindred <command>
 
   keys create [--name NAME]   create a subscription key (a new, empty data set) and print it
   keys list                   list keys (name, tenant, created, revoked; never the key itself)
   keys revoke KEY             revoke a key; its requests are refused within 5 seconds
+  train --key KEY [--factors F] [--iterations N] [--alpha A] [--regularization L]
+                              train the key's hybrid model from its preferences; servers pick it up within seconds
 
 Storage is chosen as for the server: MONGODB_URI when set, else KINDRED_DATA_DIR (default ./data).`;
 
@@ -52,6 +55,7 @@ async function keys(args: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'keys') return keys(rest);
+  if (command === 'train') return train(rest);
   process.stderr.write(`${USAGE}\n`);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }

@@ -223,6 +223,15 @@ export class TenantContent {
     return embedded.recognisedWords;
   }
 
+  /** Every indexed document's vector, for the hybrid recommender's content component. */
+  vectors(): { ids: string[]; vectors: Float32Array; dim: number } {
+    const { index, dim } = this.generation;
+    const ids = [...index.ids()];
+    const vectors = new Float32Array(ids.length * dim);
+    ids.forEach((id, row) => vectors.set(index.vectorOf(id)!, row * dim));
+    return { ids, vectors, dim };
+  }
+
   /** The normalised mean of several vectors: the query for "similar to these documents". */
   static centroid(vectors: Float32Array[]): Float32Array {
     const out = new Float32Array(vectors[0]?.length ?? 0);

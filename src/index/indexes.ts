@@ -5,6 +5,7 @@ import type { Change, ChangeBus } from '../services/context';
 import type { Storage, TenantStore } from '../storage';
 import { TenantContent, type ContentSettings } from './content';
 import { DocumentFacts } from './facts';
+import { TenantHybrid } from './hybrid';
 import { KeywordIndex } from './keyword';
 
 /**
@@ -15,6 +16,7 @@ export class TenantIndexes {
   readonly facts = new DocumentFacts();
   readonly keyword = new KeywordIndex();
   readonly content: TenantContent;
+  readonly hybrid: TenantHybrid;
   readonly ready: Promise<void>;
   /** Applies document-level updates in arrival order. */
   private queue: Promise<void> = Promise.resolve();
@@ -26,6 +28,7 @@ export class TenantIndexes {
     private readonly logger: Logger,
   ) {
     this.content = new TenantContent(store, pool, settings, logger);
+    this.hybrid = new TenantHybrid(store, pool, this.content, logger);
     this.ready = Promise.all([this.loadDocuments(), this.content.ready]).then(() => undefined);
   }
 
@@ -85,6 +88,7 @@ export class TenantIndexes {
         this.facts.clear();
         this.keyword.build([]);
         this.content.clear();
+        this.hybrid.reset();
         break;
       default:
         break;

@@ -1,6 +1,8 @@
 import { badRequest } from '../../errors';
 import type { RequestContext, RouteDef, Schema } from '../../http/route';
+import * as hybrid from '../../services/hybrid';
 import * as recommend from '../../services/recommend';
+import type { HybridAnswer } from '../../models/hybrid/recommender';
 import type { Similar } from '../../index/content';
 import { anyId, documentViews, ok, route, type IdParam } from './handlers';
 import type { Dialect } from './dialect';
@@ -27,6 +29,8 @@ export interface RecommendRoutesOptions {
   fieldsDefault: readonly DocumentField[];
   /** POST /documents/similar-to-ids (not in v3 or v2). */
   similarToIds: boolean;
+  /** The hybrid recommender's response style, or false where the version has none (v2). */
+  hybrid: 'v6' | 'v3' | false;
   idParam?: IdParam;
 }
 
@@ -44,18 +48,52 @@ function candidateOptions(o: Options, input: Record<string, unknown>): recommend
   };
 }
 
-/** `{id, similarity}` items, with the requested document fields (or v3's meta). */
-async function similarItems(o: Options, req: RequestContext, items: Similar[], input: Record<string, unknown>) {
+/** Result items (`{id, similarity}` or `{id, score}`) with the requested document fields (or v3's meta). */
+async function withFields<T extends { id: string }>(o: Options, req: RequestContext, items: T[], input: Record<string, unknown>) {
   const fields = o.expandMeta && input.expand_meta === true ? new Set<DocumentField>(['meta']) : parseFields(input.fields, o.d.fields, o.fieldsDefault);
-  if (fields.size === 0) return items.map((i) => ({ id: o.d.id(i.id), similarity: i.similarity }));
+  if (fields.size === 0) return items.map((i) => ({ ...i, id: o.d.id(i.id) }));
   const docs = await req.tenant.store.documents.getMany(items.map((i) => i.id));
   const present = docs.filter((doc) => doc !== undefined);
   const views = new Map((await documentViews(o.d, req, present, fields)).map((v, i) => [present[i].id, v]));
   return items.filter((i) => views.has(i.id)).map((i) => {
     const { id: _id, created_at: _c, updated_at: _u, ...extra } = views.get(i.id)!;
-    return { id: o.d.id(i.id), similarity: i.similarity, ...extra };
+    return { ...i, id: o.d.id(i.id), ...extra };
   });
 }
+
+const similarItems = (o: Options, req: RequestContext, items: Similar[], input: Record<string, unknown>) => withFields(o, req, items, input);
+
+/** The hybrid answer in the version's shape: v6/v5 list `document_ids`/`user_ids`; v3 and similar-to-ids use recognised/unrecognised. */
+async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer, input: Record<string, unknown>, idsStyle: boolean) {
+  const results = await withFields(o, req, answer.results, input);
+  const docs = answer.recognisedDocuments.map((r) => ({ id: o.d.id(r.id), recognised: r.recognised }));
+  const user = answer.recognisedUser;
+  if (o.hybrid === 'v6' && !idsStyle) {
+    return { results, document_ids: docs, user_ids: user ? [{ id: o.d.id(user.id), recognised: user.recognised }] : [] };
+  }
+  const recognised: Record<string, unknown> = {};
+  const unrecognised: Record<string, unknown> = {};
+  if (user) (user.recognised ? recognised : unrecognised).user_id = o.d.id(user.id);
+  const known = docs.filter((r) => r.recognised).map((r) => r.id);
+  const unknown = docs.filter((r) => !r.recognised).map((r) => r.id);
+  const single = !idsStyle && docs.length === 1;
+  if (known.length) recognised.document_id = single ? known[0] : known;
+  if (unknown.length) unrecognised.document_id = single ? unknown[0] : unknown;
+  return { results, recognised, unrecognised };
+}
+
+function hybridOptions(input: Record<string, unknown>): hybrid.HybridOptions {
+  if (input.filter !== undefined) throw badRequest('filter can be used only with the content-based recommender (use_hybrid=false)');
+  return {
+    number: input.number as number | undefined,
+    selectFrom: idListOf(input.select_from),
+    exclude: idListOf(input.exclude),
+    userId: input.user_id as string | undefined,
+    unseenOnly: input.unseen_only as boolean | undefined,
+  };
+}
+
+const useHybrid = (o: Options, input: Record<string, unknown>) => o.hybrid !== false && input.use_hybrid === true;
 
 const queryOf = (req: RequestContext) => req.query;
 const bodyOf = (req: RequestContext) => req.body as Record<string, unknown>;
@@ -65,29 +103,53 @@ export function recommendRoutes(o: Options): RouteDef[] {
     number: numberSchema, fields: { type: 'string' }, expand_meta: { type: 'boolean' },
     ...(o.filter ? { filter: { type: 'string' } } : {}),
   };
+  const hybridParams: Record<string, Schema> = o.hybrid === false ? {} : {
+    use_hybrid: { type: 'boolean', default: false }, unseen_only: { type: 'boolean', default: true }, user_id: { type: 'string' },
+  };
   const select: Record<string, Schema> = { select_from: idList, exclude: idList };
   const id = o.idParam ?? anyId;
   const routes = [
     route('GET', '/documents/:id/similar', async (req) => {
-      const items = await recommend.similarToDocument(req.tenant, id(req.params.id), candidateOptions(o, queryOf(req)));
-      return ok(await similarItems(o, req, items, queryOf(req)));
-    }, { query: objectQuery({ ...common, ...select }) }),
+      const input = queryOf(req);
+      if (useHybrid(o, input)) {
+        const answer = await hybrid.hybridSimilar(req.tenant, [id(req.params.id)], hybridOptions(input));
+        return ok(await hybridBody(o, req, answer, input, false));
+      }
+      const items = await recommend.similarToDocument(req.tenant, id(req.params.id), candidateOptions(o, input));
+      return ok(await similarItems(o, req, items, input));
+    }, { query: objectQuery({ ...common, ...select, ...hybridParams }) }),
     route('POST', '/documents/similar-to-text', async (req) => {
       const body = bodyOf(req);
       const items = await recommend.similarToText(req.tenant, body.text as string, candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
     }, { body: objectQuery({ ...common, text: textSchema, select_from: idList }, ['text']) }),
     route('GET', '/users/:id/recommendations', async (req) => {
-      const items = await recommend.contentRecommendationsForUser(req.tenant, id(req.params.id), candidateOptions(o, queryOf(req)));
-      return ok(await similarItems(o, req, items, queryOf(req)));
-    }, { query: objectQuery({ ...common, ...select }) }),
+      const input = queryOf(req);
+      if (useHybrid(o, input)) {
+        const answer = await hybrid.hybridForUser(req.tenant, id(req.params.id), hybridOptions(input));
+        return ok(await hybridBody(o, req, answer, input, false));
+      }
+      const items = await recommend.contentRecommendationsForUser(req.tenant, id(req.params.id), candidateOptions(o, input));
+      return ok(await similarItems(o, req, items, input));
+    }, { query: objectQuery({ ...common, ...select, ...hybridParams }) }),
   ];
+  if (o.hybrid !== false) {
+    routes.push(route('GET', '/documents/popular', async (req) => {
+      const input = queryOf(req);
+      const results = await withFields(o, req, await hybrid.popularDocuments(req.tenant, hybridOptions({ ...input, filter: undefined })), input);
+      return ok(o.hybrid === 'v6' ? { results, document_ids: [], user_ids: [] } : { results, recognised: {}, unrecognised: {} });
+    }, { query: objectQuery({ number: numberSchema, fields: { type: 'string' }, expand_meta: { type: 'boolean' }, ...select }) }));
+  }
   if (o.similarToIds) {
     routes.push(route('POST', '/documents/similar-to-ids', async (req) => {
       const body = bodyOf(req);
+      if (useHybrid(o, body)) {
+        const answer = await hybrid.hybridSimilar(req.tenant, (body.ids as unknown[]).map(String), hybridOptions(body));
+        return ok(await hybridBody(o, req, answer, body, true));
+      }
       const items = await recommend.similarToIds(req.tenant, body.ids as string[], candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
-    }, { body: objectQuery({ ...common, ...select, ids: { ...idList, minItems: 1, maxItems: 1000 } }, ['ids']) }));
+    }, { body: objectQuery({ ...common, ...select, ...hybridParams, ids: { ...idList, minItems: 1, maxItems: 1000 } }, ['ids']) }));
   }
   return routes;
 }

@@ -34,7 +34,7 @@ export const v2Routes: RouteDef[] = [
     d: V2, idParam: integerId, clientIds: false, mergeInto: false, deleteStatus: 201,
     createUser: (req) => users.createNumberedUser(req.tenant),
   }),
-  ...recommendRoutes({ d: V2, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: false, idParam: integerId }),
+  ...recommendRoutes({ d: V2, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: false, hybrid: false, idParam: integerId }),
   batchRoute(),
   deleteAllDataRoute(),
 ];

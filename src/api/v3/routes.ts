@@ -14,7 +14,7 @@ export const v3Routes: RouteDef[] = [
   }),
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
-  ...recommendRoutes({ d: V5, filter: false, expandMeta: true, fieldsDefault: [], similarToIds: false }),
+  ...recommendRoutes({ d: V5, filter: false, expandMeta: true, fieldsDefault: [], similarToIds: false, hybrid: 'v3' }),
   batchRoute(),
   deleteAllDataRoute(),
 ];

@@ -14,7 +14,7 @@ export const v5Routes: RouteDef[] = [
   }),
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
-  ...recommendRoutes({ d: V5, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: true }),
+  ...recommendRoutes({ d: V5, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: true, hybrid: 'v6' }),
   ...tagSuggestionRoutes(),
   batchRoute(),
 ];

@@ -10,7 +10,7 @@ export const v6Routes: RouteDef[] = [
   ...documentRoutes({ d: V6, listDefault: ['meta', 'text'], withPublishedAt: true, clientIds: true }),
   ...tagRoutes({ d: V6, typed: true, tagDocumentsDefault: ['meta', 'text'] }),
   ...userRoutes({ d: V6, clientIds: true, mergeInto: true }),
-  ...recommendRoutes({ d: V6, filter: true, expandMeta: false, fieldsDefault: [], similarToIds: true }),
+  ...recommendRoutes({ d: V6, filter: true, expandMeta: false, fieldsDefault: [], similarToIds: true, hybrid: 'v6' }),
   ...tagSuggestionRoutes(),
   ...searchRoutes(V6),
   batchRoute(),

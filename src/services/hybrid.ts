@@ -1,0 +1,56 @@
+import type { HybridAnswer, ScoredId } from '../models/hybrid/recommender';
+import { ALL } from '../storage';
+import type { TenantContext } from './context';
+import { getDocument } from './documents';
+import { DEFAULT_NUMBER } from './recommend';
+import { getUser } from './users';
+
+export interface HybridOptions {
+  number?: number;
+  selectFrom?: string[];
+  exclude?: string[];
+  userId?: string;
+  unseenOnly?: boolean;
+}
+
+async function preferencesOf(ctx: TenantContext, userId: string | undefined): Promise<string[] | undefined> {
+  if (userId === undefined) return undefined;
+  await getUser(ctx, userId);
+  return (await ctx.store.preferences.listByFirst(userId, ALL)).map((p) => p.document_id);
+}
+
+async function recommender(ctx: TenantContext) {
+  const indexes = ctx.indexes();
+  await indexes.ready;
+  return indexes.hybrid.recommender();
+}
+
+export async function hybridSimilar(ctx: TenantContext, documentIds: string[], options: HybridOptions): Promise<HybridAnswer> {
+  for (const id of new Set(documentIds)) await getDocument(ctx, id);
+  const preferences = await preferencesOf(ctx, options.userId);
+  return (await recommender(ctx)).similarToDocuments({
+    documentIds,
+    userId: options.userId,
+    preferences,
+    unseenOnly: options.unseenOnly,
+    number: options.number ?? DEFAULT_NUMBER,
+    selectFrom: options.selectFrom,
+    exclude: options.exclude,
+  });
+}
+
+export async function hybridForUser(ctx: TenantContext, userId: string, options: HybridOptions): Promise<HybridAnswer> {
+  const preferences = await preferencesOf(ctx, userId);
+  return (await recommender(ctx)).recommendForUser({
+    userId,
+    preferences,
+    unseenOnly: options.unseenOnly,
+    number: options.number ?? DEFAULT_NUMBER,
+    selectFrom: options.selectFrom,
+    exclude: options.exclude,
+  });
+}
+
+export async function popularDocuments(ctx: TenantContext, options: HybridOptions): Promise<ScoredId[]> {
+  return (await recommender(ctx)).popular({ number: options.number ?? DEFAULT_NUMBER, selectFrom: options.selectFrom, exclude: options.exclude });
+}
