@@ -45,7 +45,8 @@ function row(name: string, results: LoadResult[]): string {
   const p50 = median(results.map((r) => r.p50));
   const p99 = median(results.map((r) => r.p99));
   const errors = results.reduce((s, r) => s + r.errors + r.non2xx, 0);
-  return `| ${name} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${errors} |`;
+  const cpu = median(results.map((r) => r.cpuMicrosPerRequest ?? NaN));
+  return `| ${name} | ${rps.toFixed(0)} | ${p50.toFixed(1)} | ${p99.toFixed(1)} | ${cpu.toFixed(0)} | ${errors} |`;
 }
 
 async function main(): Promise<void> {
@@ -58,10 +59,10 @@ async function main(): Promise<void> {
   await seed(kindred.url);
   const results: Record<string, LoadResult[]> = { kget: [], bget: [], kpost: [], bpost: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    results.kget.push(await load(getRequests(kindred.url)));
-    results.bget.push(await load(getRequests(bare.url)));
-    results.kpost.push(await load(postRequests(kindred.url)));
-    results.bpost.push(await load(postRequests(bare.url)));
+    results.kget.push(await load(getRequests(kindred.url), kindred.child.pid));
+    results.bget.push(await load(getRequests(bare.url), bare.child.pid));
+    results.kpost.push(await load(postRequests(kindred.url), kindred.child.pid));
+    results.bpost.push(await load(postRequests(bare.url), bare.child.pid));
   }
   const rss = peakRssMb(kindred.child.pid!);
   await kindred.stop();
@@ -69,18 +70,22 @@ async function main(): Promise<void> {
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const ratio = (a: LoadResult[], b: LoadResult[]) => median(a.map((r) => r.rps)) / median(b.map((r) => r.rps));
+  const cpuRatio = (a: LoadResult[], b: LoadResult[]) =>
+    median(b.map((r) => r.cpuMicrosPerRequest ?? NaN)) / median(a.map((r) => r.cpuMicrosPerRequest ?? NaN));
   console.log(`## bench:api — ${new Date().toISOString().slice(0, 10)}`);
   console.log(`command: npm run bench:api (BENCH_SECONDS=${DURATION} BENCH_ROUNDS=${ROUNDS} BENCH_CONNECTIONS=${CONNECTIONS} LOG_LEVEL=${logLevel}); ` +
     `embedded store, ${IDS} documents of 400 characters, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
   console.log('');
-  console.log('| endpoint | req/s (median) | p50 ms | p99 ms | errors |');
-  console.log('|---|---|---|---|---|');
+  console.log('| endpoint | req/s (median) | p50 ms | p99 ms | server CPU µs/request | errors |');
+  console.log('|---|---|---|---|---|---|');
   console.log(row('Kindred GET /documents/:id', results.kget));
   console.log(row('bare Express GET', results.bget));
   console.log(row('Kindred POST /documents', results.kpost));
   console.log(row('bare Express POST', results.bpost));
   console.log('');
-  console.log(`GET ratio Kindred/bare: ${ratio(results.kget, results.bget).toFixed(2)}; POST ratio: ${ratio(results.kpost, results.bpost).toFixed(2)}; ` +
+  console.log(`GET throughput ratio Kindred/bare: ${ratio(results.kget, results.bget).toFixed(2)} ` +
+    `(by server CPU per request, bare/Kindred: ${cpuRatio(results.kget, results.bget).toFixed(2)}); ` +
+    `POST: ${ratio(results.kpost, results.bpost).toFixed(2)} (by CPU: ${cpuRatio(results.kpost, results.bpost).toFixed(2)}); ` +
     `Kindred peak RSS ${rss?.toFixed(0) ?? '?'} MB`);
 }
 

@@ -61,16 +61,33 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU time the server process spent per request (user + system), in microseconds: steadier than req/s on a shared machine. */
+  cpuMicrosPerRequest?: number;
 }
 
-export async function load(options: autocannon.Options): Promise<LoadResult> {
+/** user + system CPU seconds of a process so far, from /proc. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function load(options: autocannon.Options, serverPid?: number): Promise<LoadResult> {
+  const before = serverPid === undefined ? undefined : cpuSeconds(serverPid);
   const result = await autocannon(options);
+  const after = serverPid === undefined ? undefined : cpuSeconds(serverPid);
+  const total = result.requests.total;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    cpuMicrosPerRequest: before !== undefined && after !== undefined && total > 0 ? ((after - before) * 1e6) / total : undefined,
   };
 }
 

@@ -42,7 +42,8 @@ export function createApp(options: AppOptions): express.Express {
     else res.status(503).json({ message: 'Starting' });
   });
 
-  app.use(pinoHttp({
+  // Request logs are info lines: with a quieter level, skip the middleware and its per-request cost.
+  if (options.logger.isLevelEnabled('info')) app.use(pinoHttp({
     logger: options.logger,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     // One short line per request: method, path without the query (which may carry a v1 key), status, time.
