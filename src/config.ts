@@ -19,6 +19,8 @@ export interface Config {
   versionHosts: Map<string, string>;
   /** node-cron expression: when every key's content model is refitted and its index rebuilt. */
   refitCron: string;
+  /** The content model is refitted when a key holds this many times the documents it was fitted on. */
+  refitGrowth: number;
   parser: {
     allowPrivate: boolean;
     timeoutMs: number;
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: intFrom('KINDRED_MAX_BODY_BYTES', env.KINDRED_MAX_BODY_BYTES, 10 * 1024 * 1024, 1024),
     versionHosts: parseVersionHosts(env.KINDRED_VERSION_HOSTS),
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
+    refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
     parser: {
       allowPrivate: env.KINDRED_PARSER_ALLOW_PRIVATE === '1' || env.KINDRED_PARSER_ALLOW_PRIVATE === 'true',
       timeoutMs: intFrom('KINDRED_PARSER_TIMEOUT_MS', env.KINDRED_PARSER_TIMEOUT_MS, 10_000, 1),

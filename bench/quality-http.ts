@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import zlib from 'node:zlib';
+import { freePort, median, peakRssMb, waitForHealth } from './support';
+
+/**
+ * bench:quality, through the HTTP API: 20 Newsgroups train split ingested with POST /documents
+ * (and tagged with its newsgroup), test split texts as POST /documents/similar-to-text queries:
+ * precision@10, tag suggestion top-1 accuracy, ingest rate, query latency.
+ */
+const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data', '20newsgroups');
+const KEY = 'bench-quality';
+const QUERY_LIMIT = Number(process.env.BENCH_QUERIES ?? 7532);
+const TAG_QUERIES = Number(process.env.BENCH_TAG_QUERIES ?? 2000);
+
+interface Post { id: string; label: string; text: string }
+
+function load(split: 'train' | 'test'): Post[] {
+  const lines = zlib.gunzipSync(fs.readFileSync(path.join(DATA, `20newsgroups-bydate-${split}.jsonl.gz`))).toString('utf8').split('\n');
+  return lines.filter(Boolean).map((line, i) => {
+    const o = JSON.parse(line) as { label: string; text: string };
+    const blank = o.text.indexOf('\n\n');
+    return { id: `${split}-${i}`, label: o.label, text: blank >= 0 ? o.text.slice(blank + 2) : o.text };
+  });
+}
+
+async function inParallel<T>(items: T[], concurrency: number, task: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await task(items[i], i);
+    }
+  }));
+}
+
+async function call(url: string, method: string, body?: unknown): Promise<any> {
+  const res = await fetch(url, { method, headers: { 'Subscription-Key': KEY, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function main(): Promise<void> {
+  const train = load('train');
+  const test = load('test').slice(0, QUERY_LIMIT);
+  const labelOf = new Map(train.map((p) => [p.id, p.label]));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-quality-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'server.js')], {
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: KEY,
+      LOG_LEVEL: 'warn', MONGODB_URI: '', KINDRED_REFIT_GROWTH: '1.3',
+      KINDRED_CACHE_DIR: process.env.KINDRED_CACHE_DIR ?? path.join(os.tmpdir(), 'kindred-test-cache'),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  readline.createInterface({ input: child.stdout! }).on('line', () => undefined);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHealth(base);
+    const started = Date.now();
+    await inParallel(train, 32, (p) => call(`${base}/documents/${p.id}`, 'POST', { text: p.text }));
+    const acked = Date.now();
+    // Indexed: the last document is its own nearest neighbour.
+    const last = train[train.length - 1];
+    for (;;) {
+      const hits = await call(`${base}/documents/similar-to-text`, 'POST', { text: last.text, number: 1 });
+      if (hits[0]?.id === last.id) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const indexed = Date.now();
+    const batches: Post[][] = [];
+    for (let i = 0; i < train.length; i += 100) batches.push(train.slice(i, i + 100));
+    await inParallel(batches, 4, (batch) => call(`${base}/batch`, 'POST', {
+      sequential: false,
+      ops: batch.map((p) => ({ method: 'POST', url: `/documents/${p.id}/tags/${p.label.replace(/\./g, '_')}`, headers: { 'Subscription-Key': KEY } })),
+    }));
+
+    const latencies: number[] = [];
+    let hitsSameLabel = 0;
+    let returned = 0;
+    const queryStart = Date.now();
+    await inParallel(test, 4, async (q) => {
+      const t0 = performance.now();
+      const results = await call(`${base}/documents/similar-to-text`, 'POST', { text: q.text, number: 10 }) as Array<{ id: string }>;
+      latencies.push(performance.now() - t0);
+      returned += results.length;
+      hitsSameLabel += results.filter((r) => labelOf.get(r.id) === q.label).length;
+    });
+    const querySeconds = (Date.now() - queryStart) / 1000;
+    let tagCorrect = 0;
+    const tagQueries = test.slice(0, TAG_QUERIES);
+    await inParallel(tagQueries, 4, async (q) => {
+      const res = await call(`${base}/tags/recommend-by-text`, 'POST', { text: q.text, number: 1 }) as { results: Array<{ id: string }> };
+      if (res.results[0]?.id === q.label.replace(/\./g, '_')) tagCorrect++;
+    });
+    const rss = peakRssMb(child.pid!);
+    latencies.sort((a, b) => a - b);
+    console.log(`## bench:quality (through HTTP) — ${new Date().toISOString().slice(0, 10)}`);
+    console.log(`20 Newsgroups: ${train.length} train posts ingested, ${test.length} test posts as queries, header block stripped; ` +
+      `KINDRED_REFIT_GROWTH=1.3, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
+    console.log('');
+    console.log('| measure | value |');
+    console.log('|---|---|');
+    console.log(`| precision@10, POST /documents/similar-to-text | ${(hitsSameLabel / (test.length * 10)).toFixed(4)} (results returned: ${returned}) |`);
+    console.log(`| tag suggestion top-1 accuracy, POST /tags/recommend-by-text (${tagQueries.length} queries) | ${(tagCorrect / tagQueries.length).toFixed(4)} |`);
+    console.log(`| ingest, acknowledged (32 concurrent POSTs) | ${(train.length / ((acked - started) / 1000)).toFixed(0)} docs/s |`);
+    console.log(`| ingest, searchable (embedding and index included) | ${(train.length / ((indexed - started) / 1000)).toFixed(0)} docs/s |`);
+    console.log(`| similar-to-text latency p50 / p99 (4 concurrent) | ${median(latencies).toFixed(1)} / ${latencies[Math.floor(latencies.length * 0.99)].toFixed(1)} ms |`);
+    console.log(`| similar-to-text throughput | ${(test.length / querySeconds).toFixed(0)} queries/s |`);
+    console.log(`| server peak RSS | ${rss?.toFixed(0) ?? '?'} MB |`);
+  } finally {
+    child.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
