@@ -83,7 +83,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
         server.closeIdleConnections();
       });
       clusters.close();
-      indexes.close();
+      await indexes.close();
       articles.close();
       await pool.close();
       await storage.close();

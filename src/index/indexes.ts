@@ -6,7 +6,8 @@ import type { Storage, TenantStore } from '../storage';
 import { TenantContent, type ContentSettings } from './content';
 import { DocumentFacts } from './facts';
 import { TenantHybrid } from './hybrid';
-import { KeywordIndex } from './keyword';
+import type { KeywordHit, SearchOptions, SearchResponse } from './keyword';
+import { KeywordWorkerHost } from './keyword/host';
 
 /**
  * Everything derived in memory for one key: filter facts, the content recommender and the
@@ -14,7 +15,6 @@ import { KeywordIndex } from './keyword';
  */
 export class TenantIndexes {
   readonly facts = new DocumentFacts();
-  readonly keyword = new KeywordIndex();
   readonly content: TenantContent;
   readonly hybrid: TenantHybrid;
   readonly ready: Promise<void>;
@@ -26,6 +26,8 @@ export class TenantIndexes {
     pool: WorkerPool,
     settings: ContentSettings,
     private readonly logger: Logger,
+    /** The keyword indexes of every key live in one worker thread, each under its tenant id. */
+    private readonly keywords: KeywordWorkerHost,
   ) {
     this.content = new TenantContent(store, pool, settings, logger);
     this.hybrid = new TenantHybrid(store, pool, this.content, logger);
@@ -33,21 +35,32 @@ export class TenantIndexes {
   }
 
   private async loadDocuments(): Promise<void> {
-    const tagsOf = new Map<string, string[]>();
     for await (const batch of this.store.taggings.scan(5000)) {
-      for (const t of batch) {
-        this.facts.tag(t.document_id, t.tag_id);
-        const list = tagsOf.get(t.document_id);
-        if (list) list.push(t.tag_id);
-        else tagsOf.set(t.document_id, [t.tag_id]);
+      for (const t of batch) this.facts.tag(t.document_id, t.tag_id);
+    }
+    const store = this.store;
+    const facts = this.facts;
+    const keywordDocument = (doc: DocumentRecord) => this.keywordDocument(doc, facts.tags(doc.id));
+    async function* documents() {
+      for await (const batch of store.documents.scan(2000)) {
+        for (const doc of batch) {
+          facts.setPublished(doc.id, doc.published_at);
+          yield keywordDocument(doc);
+        }
       }
     }
-    for await (const batch of this.store.documents.scan(2000)) {
-      for (const doc of batch) {
-        this.facts.setPublished(doc.id, doc.published_at);
-        this.keyword.upsert(this.keywordDocument(doc, tagsOf.get(doc.id) ?? []));
-      }
-    }
+    await this.keywords.build(this.store.tenant, documents());
+  }
+
+  /** Runs an Elasticsearch request body on the key's keyword index (after every write told so far). */
+  async search(esQuery: unknown, options: SearchOptions): Promise<SearchResponse> {
+    await this.documentsSettled();
+    return this.keywords.search(this.store.tenant, esQuery, options);
+  }
+
+  async topByKeywords(text: string, fields: string[], n: number): Promise<KeywordHit[]> {
+    await this.documentsSettled();
+    return this.keywords.topByKeywords(this.store.tenant, text, fields, n);
   }
 
   private keywordDocument(doc: DocumentRecord, tags: string[]) {
@@ -58,11 +71,11 @@ export class TenantIndexes {
     const doc = await this.store.documents.get(id);
     if (!doc) {
       this.facts.removeDocument(id);
-      this.keyword.remove(id);
+      await this.keywords.remove(this.store.tenant, id);
       return;
     }
     this.facts.setPublished(id, doc.published_at);
-    this.keyword.upsert(this.keywordDocument(doc, this.facts.tags(id)));
+    await this.keywords.upsert(this.store.tenant, this.keywordDocument(doc, this.facts.tags(id)));
   }
 
   apply(change: Change): void {
@@ -86,7 +99,7 @@ export class TenantIndexes {
         break;
       case 'all':
         this.facts.clear();
-        this.keyword.build([]);
+        this.enqueue(() => this.keywords.build(this.store.tenant, []).then(() => undefined));
         this.content.clear();
         this.hybrid.reset();
         break;
@@ -114,6 +127,7 @@ export class TenantIndexes {
 
 export class Indexes {
   private readonly tenants = new Map<string, TenantIndexes>();
+  private readonly keywords = new KeywordWorkerHost();
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -130,7 +144,7 @@ export class Indexes {
   of(tenant: string): TenantIndexes {
     let indexes = this.tenants.get(tenant);
     if (!indexes) {
-      indexes = new TenantIndexes(this.storage.tenant(tenant), this.pool, this.settings, this.logger);
+      indexes = new TenantIndexes(this.storage.tenant(tenant), this.pool, this.settings, this.logger, this.keywords);
       this.tenants.set(tenant, indexes);
     }
     return indexes;
@@ -152,8 +166,9 @@ export class Indexes {
     return [...this.tenants];
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.unsubscribe();
     for (const indexes of this.tenants.values()) indexes.close();
+    await this.keywords.close();
   }
 }

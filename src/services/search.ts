@@ -6,10 +6,8 @@ import type { TenantContext } from './context';
 
 /** Runs the search in the key's keyword index, turning a malformed request into a 400. */
 async function run(ctx: TenantContext, esQuery: unknown, fields: readonly string[]): Promise<SearchResponse> {
-  const indexes = ctx.indexes();
-  await indexes.documentsSettled();
   try {
-    return indexes.keyword.search(esQuery, { fields: [...fields] });
+    return await ctx.indexes().search(esQuery, { fields: [...fields] });
   } catch (error) {
     if (error instanceof QueryError) throw badRequest(error.message);
     throw error;
@@ -53,9 +51,7 @@ export async function filteredDocuments(ctx: TenantContext, listing: FilteredLis
 
 /** v5/v3/v2 `GET /documents?keywords=`: the most relevant documents for a few words. */
 export async function documentsByKeywords(ctx: TenantContext, keywords: string, fields: string[], n = 25): Promise<DocumentRecord[]> {
-  const indexes = ctx.indexes();
-  await indexes.documentsSettled();
-  const hits = indexes.keyword.topByKeywords(keywords, fields, n);
+  const hits = await ctx.indexes().topByKeywords(keywords, fields, n);
   const docs = await ctx.store.documents.getMany(hits.map((h) => h.id));
   return docs.filter((d): d is DocumentRecord => d !== undefined);
 }
