@@ -156,6 +156,8 @@ function terms(body: Record<string, unknown>, docs: Uint32Array, ctx: AggContext
   const minDocCount = intParam(body.min_doc_count, `${path}.min_doc_count`, 1);
   const order = parseOrder(body.order, path);
   const src = resolveSource(ctx.store, body.field, path);
+  const metricOrder = order.some((o) => o.by !== '_count' && o.by !== '_key');
+  if (src.kind === 'keyword' && !src.boolean && !metricOrder) return keywordTerms(src.field, docs, size, minDocCount, order, ctx, path, sub);
   const buckets = new Map<string | number, Bucket>();
   const add = (key: string | number, keyAsString: string | undefined, doc: number): void => {
     let b = buckets.get(key);
@@ -176,7 +178,6 @@ function terms(body: Record<string, unknown>, docs: Uint32Array, ctx: AggContext
     }
   }
   const candidates = [...buckets.values()].filter((b) => b.docs.length >= minDocCount);
-  const metricOrder = order.some((o) => o.by !== '_count' && o.by !== '_key');
   const withSubs = candidates.map((b) => ({ b, subs: metricOrder ? subAggs(sub, b.docs, ctx, path) : undefined }));
   withSubs.sort((x, y) => {
     for (const o of order) {
@@ -206,6 +207,43 @@ function terms(body: Record<string, unknown>, docs: Uint32Array, ctx: AggContext
       doc_count: b.docs.length,
       ...(subs ?? subAggs(sub, b.docs, ctx, path)),
     })),
+  };
+}
+
+/** Terms over a keyword field ordered by count/key: counts per ordinal, doc lists only for the buckets kept. */
+function keywordTerms(
+  field: KeywordField, docs: Uint32Array, size: number, minDocCount: number, order: OrderSpec[], ctx: AggContext, path: string, sub: unknown,
+): Agg {
+  const counts = new Uint32Array(field.values.length);
+  const dv = field.docOrds;
+  const vals = dv.values.data;
+  for (let i = 0; i < docs.length; i++) {
+    for (let j = dv.startOf(docs[i]), e = dv.endOf(docs[i]); j < e; j++) counts[vals[j]]++;
+  }
+  const ords: number[] = [];
+  for (let o = 0; o < counts.length; o++) if (counts[o] >= Math.max(1, minDocCount)) ords.push(o);
+  const values = field.values;
+  ords.sort((a, b) => {
+    for (const o of order) {
+      const c = o.by === '_count' ? counts[a] - counts[b] : values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0;
+      if (c !== 0) return o.dir === 'asc' ? c : -c;
+    }
+    return 0;
+  });
+  const top = ords.slice(0, size);
+  let other = 0;
+  for (let i = size; i < ords.length; i++) other += counts[ords[i]];
+  let lists: Map<number, number[]> | undefined;
+  if (sub !== undefined) {
+    lists = new Map(top.map((o) => [o, [] as number[]]));
+    for (let i = 0; i < docs.length; i++) {
+      for (let j = dv.startOf(docs[i]), e = dv.endOf(docs[i]); j < e; j++) lists.get(vals[j])?.push(docs[i]);
+    }
+  }
+  return {
+    doc_count_error_upper_bound: 0,
+    sum_other_doc_count: other,
+    buckets: top.map((o) => ({ key: values[o], doc_count: counts[o], ...(lists ? subAggs(sub, lists.get(o) ?? [], ctx, path) : {}) })),
   };
 }
 

@@ -8,7 +8,14 @@ import { QueryError } from './errors';
 const ISO = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/i;
 
 /** Parses a date string (no math) to epoch millis, or undefined if it is not one. */
+const FULL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?(?:Z|[+-]\d{2}:\d{2})$/;
+
 export function parseDate(value: string): number | undefined {
+  // Fast path for complete RFC 3339 timestamps (what the service stores).
+  if (FULL_ISO.test(value)) {
+    const t = Date.parse(value);
+    if (!Number.isNaN(t) && Number(value.slice(8, 10)) === new Date(t + offsetMillis(value)).getUTCDate()) return t;
+  }
   const s = value.trim();
   if (/^-?\d+$/.test(s) && s.length !== 4) return Number(s); // epoch_millis; a bare 4-digit year is a year
   const m = ISO.exec(s);
@@ -47,6 +54,14 @@ export function roundUpPartialDate(raw: string, t: number): number {
   return t;
 }
 
+/** The offset written in a full timestamp, so the day can be checked in its own zone. */
+function offsetMillis(value: string): number {
+  if (value.endsWith('Z')) return 0;
+  const z = value.slice(-6);
+  const sign = z[0] === '-' ? -1 : 1;
+  return sign * (Number(z.slice(1, 3)) * 60 + Number(z.slice(4, 6))) * 60_000;
+}
+
 type Unit = 'y' | 'M' | 'w' | 'd' | 'h' | 'm' | 's';
 
 function normalizeUnit(u: string): Unit | undefined {
@@ -54,11 +69,20 @@ function normalizeUnit(u: string): Unit | undefined {
   return (['y', 'M', 'w', 'd', 'h', 'm', 's'] as const).find((x) => x === u);
 }
 
+function addMonths(d: Date, n: number): number {
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth() + n;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const day = Math.min(d.getUTCDate(), lastDay);
+  return Date.UTC(y, m, day, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+}
+
 function add(t: number, n: number, unit: Unit): number {
   const d = new Date(t);
   switch (unit) {
-    case 'y': d.setUTCFullYear(d.getUTCFullYear() + n); return d.getTime();
-    case 'M': d.setUTCMonth(d.getUTCMonth() + n); return d.getTime();
+    // months and years clamp the day to the target month's length, as java.time does (Jan 31 + 1M = Feb 29)
+    case 'y': return addMonths(d, 12 * n);
+    case 'M': return addMonths(d, n);
     case 'w': return t + n * 7 * 86_400_000;
     case 'd': return t + n * 86_400_000;
     case 'h': return t + n * 3_600_000;

@@ -115,14 +115,16 @@ export class Executor {
     const s = this.store;
     const out = new Uint32Array(s.liveCount);
     let k = 0;
-    for (let d = 0; d < s.maxDoc; d++) if (s.sources[d] !== undefined) out[k++] = d;
+    const live = s.live;
+    for (let d = 0; d < s.maxDoc; d++) if (live[d] === 1) out[k++] = d;
     return out.subarray(0, k);
   }
 
   private fromPredicate(pred: (doc: number) => boolean): Uint32Array {
     const s = this.store;
     const out: number[] = [];
-    for (let d = 0; d < s.maxDoc; d++) if (s.sources[d] !== undefined && pred(d)) out.push(d);
+    const live = s.live;
+    for (let d = 0; d < s.maxDoc; d++) if (live[d] === 1 && pred(d)) out.push(d);
     return Uint32Array.from(out);
   }
 
@@ -137,7 +139,7 @@ export class Executor {
         : 1;
     const cache = normCache(field.avgFieldLength());
     const lengths = field.lengths.data;
-    const sources = this.store.sources;
+    const live = this.store.live;
     if (terms.length === 1) {
       const p = field.terms.get(terms[0]);
       if (!p || p.df === 0) return EMPTY;
@@ -151,7 +153,7 @@ export class Executor {
         const doc = data[i];
         const tf = data[i + 1];
         i += 2 + tf;
-        if (sources[doc] === undefined) continue;
+        if (live[doc] !== 1) continue;
         docs[k] = doc;
         scores[k++] = (w * tf) / (tf + cache[encodeLength(lengths[doc])]);
       }
@@ -169,7 +171,7 @@ export class Executor {
         const doc = data[i];
         const tf = data[i + 1];
         i += 2 + tf;
-        if (sources[doc] === undefined) continue;
+        if (live[doc] !== 1) continue;
         this.scratch.add(doc, (w * tf) / (tf + cache[encodeLength(lengths[doc])]));
       }
     }
@@ -204,7 +206,7 @@ export class Executor {
       const tf = leadData[i + 1];
       positions[lead] = leadData.subarray(i + 2, i + 2 + tf);
       i += 2 + tf;
-      if (this.store.sources[doc] === undefined) continue;
+      if (this.store.live[doc] !== 1) continue;
       let all = true;
       for (let t = 0; t < lists.length && all; t++) {
         if (t === lead) continue;
@@ -233,13 +235,14 @@ export class Executor {
     const avgdl = f.sumDocFreq / f.docCount;
     const k = K1 * (1 - B + B / avgdl);
     const score = (termWeight(boost, f.df[ord], f.docCount) * 1) / (1 + k);
-    return constantSet(this.liveOf(f.postings[ord].data, f.postings[ord].length), score);
+    return constantSet(this.liveOf(f.docsOf(ord)), score);
   }
 
-  private liveOf(list: Uint32Array, length: number): Uint32Array {
-    const out = new Uint32Array(length);
+  private liveOf(list: Uint32Array): Uint32Array {
+    const out = new Uint32Array(list.length);
     let k = 0;
-    for (let i = 0; i < length; i++) if (this.store.sources[list[i]] !== undefined) out[k++] = list[i];
+    const live = this.store.live;
+    for (let i = 0; i < list.length; i++) if (live[list[i]] === 1) out[k++] = list[i];
     return out.subarray(0, k);
   }
 
@@ -250,7 +253,7 @@ export class Executor {
     if (kw) {
       for (const v of new Set(values)) {
         const ord = kw.ordOf.get(v);
-        if (ord !== undefined) lists.push(this.liveOf(kw.postings[ord].data, kw.postings[ord].length));
+        if (ord !== undefined) lists.push(this.liveOf(kw.docsOf(ord)));
       }
     }
     const tf = this.store.text.get(fieldName);
@@ -260,7 +263,7 @@ export class Executor {
         if (!p) continue;
         const docs: number[] = [];
         const d = p.data.data;
-        for (let i = 0; i < p.data.length; i += 2 + d[i + 1]) if (this.store.sources[d[i]] !== undefined) docs.push(d[i]);
+        for (let i = 0; i < p.data.length; i += 2 + d[i + 1]) if (this.store.live[d[i]] === 1) docs.push(d[i]);
         lists.push(Uint32Array.from(docs));
       }
     }
@@ -290,7 +293,7 @@ export class Executor {
     const dates = keywordDates(kw);
     const ords: number[] = [];
     for (let ord = 0; ord < dates.length; ord++) if (inInterval(dates[ord], q)) ords.push(ord);
-    return unionDocs(ords.map((o) => this.liveOf(kw.postings[o].data, kw.postings[o].length)));
+    return unionDocs(ords.map((o) => this.liveOf(kw.docsOf(o))));
   }
 
   private keywordRangeDocs(q: Extract<Query, { kind: 'keyword_range' }>): Uint32Array {
@@ -302,7 +305,7 @@ export class Executor {
       if (q.gte !== undefined && !(v >= q.gte)) return;
       if (q.lt !== undefined && !(v < q.lt)) return;
       if (q.lte !== undefined && !(v <= q.lte)) return;
-      lists.push(this.liveOf(kw.postings[ord].data, kw.postings[ord].length));
+      lists.push(this.liveOf(kw.docsOf(ord)));
     });
     return unionDocs(lists);
   }
@@ -342,11 +345,75 @@ export class Executor {
     return this.fromPredicate((d) => checks.some((c) => c(d)));
   }
 
+  /** A cheap per-document test for constant-score clauses, so big filters need not be materialized. */
+  private predicate(q: Query): ((doc: number) => boolean) | undefined {
+    if (q.kind === 'numeric' && q.source === 'date') {
+      const col = isDateField(q.field) ? this.store.dates.get(q.field) : undefined;
+      if (!col) return () => false;
+      const data = col.data;
+      const n = col.length;
+      const { min, max, minInclusive, maxInclusive } = q;
+      return (d) => {
+        if (d >= n) return false;
+        const v = data[d];
+        return (minInclusive ? v >= min : v > min) && (maxInclusive ? v <= max : v < max);
+      };
+    }
+    if (q.kind === 'numeric' && q.source === 'meta_number') {
+      const f = this.store.numeric.get(q.field);
+      if (!f) return () => false;
+      const dv = f.docValues;
+      return (d) => {
+        const vals = dv.values.data;
+        for (let i = dv.startOf(d), e = dv.endOf(d); i < e; i++) if (inInterval(vals[i], q)) return true;
+        return false;
+      };
+    }
+    if ((q.kind === 'keyword' || q.kind === 'keywords') && this.store.keyword.has(q.field) && !this.store.text.has(q.field)) {
+      const kw = this.store.keyword.get(q.field)!;
+      const values = q.kind === 'keyword' ? [q.value] : q.values;
+      const ords = new Set<number>();
+      for (const v of values) { const o = kw.ordOf.get(v); if (o !== undefined) ords.add(o); }
+      const dv = kw.docOrds;
+      return (d) => {
+        const vals = dv.values.data;
+        for (let i = dv.startOf(d), e = dv.endOf(d); i < e; i++) if (ords.has(vals[i])) return true;
+        return false;
+      };
+    }
+    if (q.kind === 'bool' && q.must.length === 0 && q.should.length === 0 && q.filter.length > 0) {
+      const parts = [...q.filter.map((x) => this.predicate(x)), ...q.mustNot.map((x) => this.predicate(x))];
+      if (parts.some((p) => !p)) return undefined;
+      const pos = parts.slice(0, q.filter.length) as ((d: number) => boolean)[];
+      const neg = parts.slice(q.filter.length) as ((d: number) => boolean)[];
+      return (d) => pos.every((p) => p(d)) && !neg.some((p) => p(d));
+    }
+    return undefined;
+  }
+
   private bool(q: Extract<Query, { kind: 'bool' }>): MatchSet {
+    // Constant-score filters and exclusions with a per-doc test are applied to the candidates the
+    // other clauses produce, instead of materializing (say) every document in a date range.
+    const filterPreds: ((d: number) => boolean)[] = [];
+    const notPreds: ((d: number) => boolean)[] = [];
+    let filterQs = q.filter;
+    let mustNotQs = q.mustNot;
+    const predOf = q.filter.map((f) => this.predicate(f));
+    const anchored = q.must.length > 0 || predOf.some((p) => !p);
+    if (anchored) {
+      filterQs = q.filter.filter((_, i) => !predOf[i]);
+      for (const p of predOf) if (p) filterPreds.push(p);
+      mustNotQs = [];
+      for (const x of q.mustNot) {
+        const p = this.predicate(x);
+        if (p) notPreds.push(p);
+        else mustNotQs.push(x);
+      }
+    }
     const must = q.must.map((x) => this.exec(x));
-    const filter = q.filter.map((x) => this.exec(x));
+    const filter = filterQs.map((x) => this.exec(x));
     const should = q.should.map((x) => this.exec(x));
-    const mustNot = q.mustNot.map((x) => this.exec(x));
+    const mustNot = mustNotQs.map((x) => this.exec(x));
     const hasRequired = must.length + filter.length > 0;
     if (!hasRequired && should.length === 0) {
       // Empty bool is match_all; a purely negative bool matches the rest with score 0.
@@ -363,6 +430,7 @@ export class Executor {
       // Start from the smallest set; a filter's scores do not count.
       let acc: MatchSet = req[0].scoring ? req[0].m : constantSet(req[0].m.docs, 0);
       for (let i = 1; i < req.length && acc.docs.length > 0; i++) acc = intersect(acc, req[i].m, req[i].scoring);
+      if (filterPreds.length + notPreds.length > 0) acc = this.applyPredicates(acc, filterPreds, notPreds);
       if (should.length > 0 && acc.docs.length > 0) {
         for (const m of should) for (let i = 0; i < m.docs.length; i++) this.scratch.add(m.docs[i], m.scores[i]);
         const docs = new Uint32Array(acc.docs.length);
@@ -385,13 +453,44 @@ export class Executor {
     for (const m of mustNot) result = subtract(result, m);
     return scaled(result, q.boost);
   }
+
+  private applyPredicates(m: MatchSet, keep: ((d: number) => boolean)[], drop: ((d: number) => boolean)[]): MatchSet {
+    const docs = new Uint32Array(m.docs.length);
+    const scores = new Float64Array(m.docs.length);
+    let k = 0;
+    outer: for (let i = 0; i < m.docs.length; i++) {
+      const d = m.docs[i];
+      for (const p of keep) if (!p(d)) continue outer;
+      for (const p of drop) if (p(d)) continue outer;
+      docs[k] = d;
+      scores[k++] = m.scores[i];
+    }
+    return { docs: docs.subarray(0, k), scores: scores.subarray(0, k) };
+  }
 }
+
+/** Marks for unions of many doc lists (a byte per doc beats sorting when the lists are long). */
+let unionMarks = new Uint8Array(0);
 
 function unionDocs(lists: Uint32Array[]): Uint32Array {
   if (lists.length === 0) return new Uint32Array(0);
   if (lists.length === 1) return lists[0];
   let total = 0;
-  for (const l of lists) total += l.length;
+  let maxDoc = 0;
+  for (const l of lists) {
+    total += l.length;
+    if (l.length > 0 && l[l.length - 1] + 1 > maxDoc) maxDoc = l[l.length - 1] + 1;
+  }
+  if (total > 4096 && total * 8 > maxDoc) {
+    if (unionMarks.length < maxDoc) unionMarks = new Uint8Array(Math.ceil(maxDoc * 1.5));
+    const marks = unionMarks;
+    let count = 0;
+    for (const l of lists) for (let i = 0; i < l.length; i++) if (marks[l[i]] === 0) { marks[l[i]] = 1; count++; }
+    const out = new Uint32Array(count);
+    let k = 0;
+    for (let d = 0; d < maxDoc && k < count; d++) if (marks[d] !== 0) { marks[d] = 0; out[k++] = d; }
+    return out;
+  }
   const all = new Uint32Array(total);
   let o = 0;
   for (const l of lists) { all.set(l, o); o += l.length; }
@@ -426,27 +525,49 @@ export function exactPhraseFreq(positions: Uint32Array[]): number {
 }
 
 /**
- * Lucene's sloppy phrase frequency: term positions shifted by their offset in the phrase; each
- * minimal window whose spread (max − min) is within slop adds 1 / (1 + spread).
- * Phrases repeating a term are not given Lucene's special repeat handling.
+ * Lucene's sloppy phrase frequency (SloppyPhraseScorer.phraseFreq): term positions shifted by their
+ * offset in the phrase; the lowest is advanced while that shrinks the window, and each minimal window
+ * whose spread (end − start) is within slop adds 1 / (1 + spread). Phrases repeating a term do not get
+ * Lucene's extra repeat handling.
  */
 export function sloppyPhraseFreq(positions: Uint32Array[], slop: number): number {
   const n = positions.length;
   const idx = new Array<number>(n).fill(0);
-  const cur = (t: number): number => positions[t][idx[t]] - t;
+  const pos = (t: number): number => positions[t][idx[t]] - t;
+  const inQueue = new Array<boolean>(n).fill(true);
+  // queue order: position, then phrase offset (PhraseQueue.lessThan)
+  const popMin = (): number => {
+    let best = -1;
+    for (let t = 0; t < n; t++) if (inQueue[t] && (best < 0 || pos(t) < pos(best))) best = t;
+    inQueue[best] = false;
+    return best;
+  };
+  const topPos = (): number => {
+    let best = Infinity;
+    for (let t = 0; t < n; t++) if (inQueue[t] && pos(t) < best) best = pos(t);
+    return best;
+  };
+  let end = -Infinity;
+  for (let t = 0; t < n; t++) if (pos(t) > end) end = pos(t);
   let freq = 0;
-  for (;;) {
-    let minT = 0;
-    let end = -Infinity;
-    for (let t = 0; t < n; t++) {
-      const v = cur(t);
-      if (v < cur(minT)) minT = t;
-      if (v > end) end = v;
+  let pp = popMin();
+  let matchLength = end - pos(pp);
+  let next = topPos();
+  while (idx[pp] + 1 < positions[pp].length) {
+    idx[pp]++;
+    const p = pos(pp);
+    if (p > end) end = p;
+    if (p > next) {
+      if (matchLength <= slop) freq += 1 / (1 + matchLength);
+      inQueue[pp] = true;
+      pp = popMin();
+      next = topPos();
+      matchLength = end - pos(pp);
+    } else {
+      const ml2 = end - p;
+      if (ml2 < matchLength) matchLength = ml2;
     }
-    const spread = end - cur(minT);
-    if (spread <= slop) freq += 1 / (1 + spread);
-    idx[minT]++;
-    if (idx[minT] >= positions[minT].length) break;
   }
+  if (matchLength <= slop) freq += 1 / (1 + matchLength);
   return freq;
 }

@@ -11,6 +11,9 @@ export class TermPostings {
   readonly data = new GrowableU32(4);
   /** Live documents containing the term (Lucene's docFreq, without deleted documents). */
   df = 0;
+  /** While indexing: the doc of the last record and where its freq sits. */
+  lastDoc = -1;
+  freqAt = 0;
 }
 
 /** An analyzed (full-text) field: `text` or a string path of meta such as `meta.title`. */
@@ -24,17 +27,29 @@ export class TextField {
   constructor(readonly name: string) {}
 
   add(doc: number, values: readonly string[]): void {
-    const positions = new Map<string, number[]>();
+    // A term's records are contiguous and the current doc is always its last record, so positions
+    // are appended in place and only the freq slot is bumped.
     let pos = 0;
     let length = 0;
     for (let v = 0; v < values.length; v++) {
       if (v > 0) pos += POSITION_INCREMENT_GAP;
       const terms = analyze(values[v]);
       for (const t of terms) {
-        const list = positions.get(t);
-        if (list) list.push(pos);
-        else positions.set(t, [pos]);
-        pos++;
+        let p = this.terms.get(t);
+        if (!p) {
+          p = new TermPostings();
+          this.terms.set(t, p);
+        }
+        const d = p.data;
+        if (p.lastDoc !== doc) {
+          p.lastDoc = doc;
+          p.df++;
+          d.push(doc);
+          p.freqAt = d.length;
+          d.push(0);
+        }
+        d.data[p.freqAt]++;
+        d.push(pos++);
       }
       length += terms.length;
     }
@@ -42,18 +57,6 @@ export class TextField {
     this.lengths.set(doc, length, ABSENT);
     this.docCount++;
     this.sumTotalTermFreq += length;
-    for (const [term, ps] of positions) {
-      let p = this.terms.get(term);
-      if (!p) {
-        p = new TermPostings();
-        this.terms.set(term, p);
-      }
-      p.df++;
-      const d = p.data;
-      d.push(doc);
-      d.push(ps.length);
-      for (const x of ps) d.push(x);
-    }
   }
 
   /** Takes a deleted doc out of the statistics (its postings stay, skipped as dead). */
@@ -71,6 +74,11 @@ export class TextField {
     }
   }
 
+  trim(): void {
+    for (const p of this.terms.values()) p.data.trim();
+    this.lengths.trim();
+  }
+
   avgFieldLength(): number {
     return this.docCount === 0 ? 1 : this.sumTotalTermFreq / this.docCount;
   }
@@ -83,7 +91,10 @@ export class TextField {
 export class KeywordField {
   readonly ordOf = new Map<string, number>();
   readonly values: string[] = [];
-  readonly postings: GrowableU32[] = [];
+  /** First doc of each ordinal; most values of `id` and `meta.x.keyword` have one doc only. */
+  private readonly firstDoc = new GrowableU32(16);
+  /** Doc list of ordinals seen in more than one doc (first doc included). */
+  private readonly lists: (GrowableU32 | undefined)[] = [];
   readonly df: number[] = [];
   readonly docOrds = new DocValueLists('u32');
   docCount = 0;
@@ -100,18 +111,38 @@ export class KeywordField {
         ord = this.values.length;
         this.ordOf.set(v, ord);
         this.values.push(v);
-        this.postings.push(new GrowableU32(2));
+        this.firstDoc.push(doc);
+        this.lists.push(undefined);
         this.df.push(0);
+      } else {
+        if (ords.includes(ord)) continue;
+        let list = this.lists[ord];
+        if (!list) {
+          list = new GrowableU32(4);
+          list.push(this.firstDoc.data[ord]);
+          this.lists[ord] = list;
+        }
+        list.push(doc);
       }
-      if (ords.includes(ord)) continue;
       ords.push(ord);
-      this.postings[ord].push(doc);
       this.df[ord]++;
     }
     if (ords.length === 0) return;
     this.docOrds.append(doc, ords);
     this.docCount++;
     this.sumDocFreq += ords.length;
+  }
+
+  trim(): void {
+    this.firstDoc.trim();
+    for (const l of this.lists) l?.trim();
+    this.docOrds.trim();
+  }
+
+  /** Every doc number ever given this ordinal, increasing (dead ones included). */
+  docsOf(ord: number): Uint32Array {
+    const list = this.lists[ord];
+    return list ? list.data.subarray(0, list.length) : this.firstDoc.data.subarray(ord, ord + 1);
   }
 
   remove(doc: number): void {
@@ -129,4 +160,7 @@ export class KeywordField {
 export class NumericField {
   readonly docValues = new DocValueLists('f64');
   constructor(readonly name: string) {}
+  trim(): void {
+    this.docValues.trim();
+  }
 }

@@ -16,6 +16,10 @@ export class GrowableU32 {
     next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
+  /** Drops unused capacity (after a bulk build). */
+  trim(): void {
+    if (this.data.length > this.length + 4) this.data = this.data.slice(0, this.length);
+  }
   /** Sets index i, filling any gap with `fill`. */
   set(i: number, v: number, fill = 0): void {
     if (i >= this.data.length) this.grow(i + 1);
@@ -47,6 +51,9 @@ export class GrowableF64 {
     next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
+  trim(): void {
+    if (this.data.length > this.length + 4) this.data = this.data.slice(0, this.length);
+  }
   set(i: number, v: number, fill = NaN): void {
     if (i >= this.data.length) this.grow(i + 1);
     if (i >= this.length) {
@@ -71,6 +78,11 @@ export class DocValueLists {
   constructor(kind: 'f64' | 'u32') {
     this.values = kind === 'f64' ? new GrowableF64(8) : new GrowableU32(8);
   }
+  trim(): void {
+    this.starts.trim();
+    this.ends.trim();
+    this.values.trim();
+  }
   append(doc: number, vals: ArrayLike<number>): void {
     const start = this.values.length;
     for (let i = 0; i < vals.length; i++) this.values.push(vals[i]);
@@ -84,6 +96,13 @@ export class DocValueLists {
     const e = this.ends.data[doc];
     const d = this.values.data;
     for (let i = s; i < e; i++) fn(d[i]);
+  }
+  /** Index range of doc's values in `values.data` (empty when start === end); no allocation. */
+  startOf(doc: number): number {
+    return doc < this.starts.length ? this.starts.data[doc] : 0;
+  }
+  endOf(doc: number): number {
+    return doc < this.ends.length ? this.ends.data[doc] : 0;
   }
   count(doc: number): number {
     if (doc >= this.starts.length) return 0;

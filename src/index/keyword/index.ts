@@ -72,6 +72,7 @@ export class KeywordIndex {
   build(docs: Iterable<KeywordDocument>): void {
     this.store.reset();
     for (const d of docs) this.store.upsert(d);
+    this.store.trim();
   }
 
   upsert(doc: KeywordDocument): void {

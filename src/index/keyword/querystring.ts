@@ -40,8 +40,11 @@ function wordQuery(s: Settings, word: string, fields: [string, number][]): Query
   for (const [f, b] of fields) {
     if (s.ctx.store.text.has(f)) per.push({ kind: 'text', field: f, terms, minMatch, boost: b });
     else {
-      const kw = s.ctx.store.keyword.has(f) ? f : undefined;
-      if (kw) per.push({ kind: 'keyword', field: kw, value: word, boost: b });
+      // keyword, number and date fields: the exact value, as `match` treats them
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { parseQuery } = require('./dsl') as typeof import('./dsl');
+      const q = parseQuery({ match: { [f]: { query: word, boost: b } } }, s.ctx);
+      if (q.kind !== 'none') per.push(q);
     }
   }
   if (per.length === 0) return { kind: 'none' };

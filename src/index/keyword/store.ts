@@ -18,6 +18,8 @@ export class IndexStore {
   dates = new Map<DateField, GrowableF64>();
   /** Source of each live doc number (undefined once deleted). */
   sources: (KeywordDocument | undefined)[] = [];
+  /** 1 per live doc number: a compact copy of `sources[d] !== undefined` for the hot loops. */
+  live = new Uint8Array(1024);
   docOf = new Map<string, number>();
   liveCount = 0;
 
@@ -39,6 +41,7 @@ export class IndexStore {
     this.numeric = new Map();
     this.dates = new Map(DATE_FIELDS.map((f) => [f, new GrowableF64(16)]));
     this.sources = [];
+    this.live = new Uint8Array(1024);
     this.docOf = new Map();
     this.liveCount = 0;
     this.textField('text');
@@ -77,6 +80,12 @@ export class IndexStore {
     this.removeId(doc.id);
     const n = this.sources.length;
     this.sources.push(doc);
+    if (n >= this.live.length) {
+      const next = new Uint8Array(this.live.length * 2);
+      next.set(this.live);
+      this.live = next;
+    }
+    this.live[n] = 1;
     this.docOf.set(doc.id, n);
     this.liveCount++;
     this.textField('text').add(n, typeof doc.text === 'string' ? [doc.text] : []);
@@ -104,6 +113,7 @@ export class IndexStore {
     this.docOf.delete(id);
     if (!doc) return false;
     this.sources[n] = undefined;
+    this.live[n] = 0;
     this.liveCount--;
     this.text.get('text')?.remove(n, typeof doc.text === 'string' ? [doc.text] : []);
     this.keyword.get('id')?.remove(n);
@@ -117,6 +127,14 @@ export class IndexStore {
     return true;
   }
 
+  /** Releases growth slack of every array (after a bulk load). */
+  trim(): void {
+    for (const f of this.text.values()) f.trim();
+    for (const f of this.keyword.values()) f.trim();
+    for (const f of this.numeric.values()) f.trim();
+    for (const c of this.dates.values()) c.trim();
+  }
+
   /** Whether enough doc numbers are dead that renumbering pays. */
   needsCompaction(): boolean {
     const dead = this.sources.length - this.liveCount;
@@ -127,5 +145,6 @@ export class IndexStore {
     const live = this.sources.filter((d): d is KeywordDocument => d !== undefined);
     this.reset();
     for (const d of live) this.upsert(d);
+    this.trim();
   }
 }

@@ -1,0 +1,74 @@
+import { KeywordIndex } from './index';
+import { KeywordReply, KeywordRequest } from './protocol';
+import { QueryError } from './errors';
+
+/** Per-key indexes and the request dispatcher; runs inside the keyword worker (or in-process in tests). */
+export class KeywordIndexes {
+  private readonly live = new Map<string, KeywordIndex>();
+  private readonly building = new Map<string, KeywordIndex>();
+
+  index(key: string): KeywordIndex {
+    let ix = this.live.get(key);
+    if (!ix) {
+      ix = new KeywordIndex();
+      this.live.set(key, ix);
+    }
+    return ix;
+  }
+
+  handle(req: KeywordRequest): unknown {
+    switch (req.op) {
+      case 'buildStart': {
+        const ix = new KeywordIndex();
+        ix.build([]);
+        this.building.set(req.key, ix);
+        return null;
+      }
+      case 'buildChunk': {
+        const ix = this.building.get(req.key);
+        if (!ix) throw new Error(`no build in progress for key ${req.key}`);
+        for (const d of req.docs) ix.upsert(d);
+        return null;
+      }
+      case 'buildEnd': {
+        const ix = this.building.get(req.key);
+        if (!ix) throw new Error(`no build in progress for key ${req.key}`);
+        this.building.delete(req.key);
+        this.live.set(req.key, ix);
+        return ix.size;
+      }
+      case 'upsert': {
+        const ix = this.index(req.key);
+        for (const d of req.docs) ix.upsert(d);
+        // Writes that arrive during a rebuild go to both, so the swap loses nothing.
+        const b = this.building.get(req.key);
+        if (b) for (const d of req.docs) b.upsert(d);
+        return null;
+      }
+      case 'remove': {
+        const ix = this.index(req.key);
+        let n = 0;
+        for (const id of req.ids) if (ix.remove(id)) n++;
+        const b = this.building.get(req.key);
+        if (b) for (const id of req.ids) b.remove(id);
+        return n;
+      }
+      case 'drop':
+        this.live.delete(req.key);
+        this.building.delete(req.key);
+        return null;
+      case 'search': return this.index(req.key).search(req.esQuery, req.opts);
+      case 'topByKeywords': return this.index(req.key).topByKeywords(req.text, req.fields, req.n);
+      case 'size': return this.index(req.key).size;
+    }
+  }
+
+  reply(id: number, req: KeywordRequest): KeywordReply {
+    try {
+      return { id, ok: true, result: this.handle(req) };
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      return { id, ok: false, error: { name: e instanceof QueryError ? 'QueryError' : err.name, message: err.message } };
+    }
+  }
+}
