@@ -21,6 +21,8 @@ export interface Config {
   refitCron: string;
   /** The content model is refitted when a key holds this many times the documents it was fitted on. */
   refitGrowth: number;
+  /** Bearer token for admin surfaces (/metrics, dashboard); unset disables them. */
+  adminToken?: string;
   parser: {
     allowPrivate: boolean;
     timeoutMs: number;
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     versionHosts: parseVersionHosts(env.KINDRED_VERSION_HOSTS),
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
     refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
+    adminToken: env.KINDRED_ADMIN_TOKEN || undefined,
     parser: {
       allowPrivate: env.KINDRED_PARSER_ALLOW_PRIVATE === '1' || env.KINDRED_PARSER_ALLOW_PRIVATE === 'true',
       timeoutMs: intFrom('KINDRED_PARSER_TIMEOUT_MS', env.KINDRED_PARSER_TIMEOUT_MS, 10_000, 1),

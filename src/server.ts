@@ -3,6 +3,7 @@ import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
 import { Indexes } from './index/indexes';
+import { Metrics } from './http/metrics';
 import { createApp } from './http/app';
 import { createLogger, type Logger } from './log';
 import { WorkerPool } from './pool';
@@ -45,9 +46,12 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   });
   const articles = new ArticleService({ pool, ...config.parser }, config.parser);
   const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion(articles) };
+  const metrics = new Metrics(pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })));
   let ready = false;
   const app = createApp({
-    services: { storage, keys: new KeyResolver(storage), changes, indexes },
+    metrics,
+    adminToken: config.adminToken,
+    services: { storage, keys: new KeyResolver(storage), changes, indexes, observe: (...args) => metrics.observe(...args) },
     logger,
     maxBodyBytes: config.maxBodyBytes,
     versions: [...Object.entries(versions).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],

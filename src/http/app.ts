@@ -1,9 +1,12 @@
+import { timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { ApiError } from '../errors';
 import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
 import { VersionDispatcher, type Call, type Services } from './dispatch';
+import type { Metrics } from './metrics';
+import { openApiDocument } from './openapi';
 import type { ApiVersion, Reply } from './route';
 
 export interface AppOptions {
@@ -15,6 +18,9 @@ export interface AppOptions {
   /** Host name → version served at the root of that host (old clients select the version by host). */
   versionHosts: Map<string, ApiVersion>;
   isReady(): boolean;
+  metrics: Metrics;
+  /** Bearer token of the admin surfaces (/metrics); unset disables them. */
+  adminToken?: string;
 }
 
 function send(res: Response, reply: Reply): void {
@@ -23,6 +29,13 @@ function send(res: Response, reply: Reply): void {
   if (reply.body === undefined) res.end();
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) res.send(reply.body);
   else res.json(reply.body);
+}
+
+/** Constant-time comparison of `Authorization: Bearer <token>` with the admin token. */
+export function adminAuthorised(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 function statusOfBodyError(error: unknown): number | undefined {
@@ -52,6 +65,18 @@ export function createApp(options: AppOptions): express.Express {
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
   }));
+  const openapi = JSON.stringify(openApiDocument(options.versions));
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
+  app.get('/metrics', async (req, res) => {
+    if (!options.adminToken) return send(res, { status: 404, body: { message: 'API path not found' } });
+    if (!adminAuthorised(req.headers.authorization, options.adminToken)) {
+      return send(res, { status: 401, body: { message: 'Admin token required' }, headers: { 'WWW-Authenticate': 'Bearer' } });
+    }
+    res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+  });
+
   app.use(express.raw({ type: () => true, limit: options.maxBodyBytes }));
 
   const mount = (version: ApiVersion) => {

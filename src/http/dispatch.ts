@@ -20,7 +20,11 @@ export interface Call {
   body: unknown;
 }
 
+/** Told about every answered call: version, route template (or 'unmatched'), status, seconds. */
+export type CallObserver = (version: string, route: string, method: string, status: number, seconds: number) => void;
+
 export interface Services {
+  observe?: CallObserver;
   storage: Storage;
   indexes: Indexes;
   keys: KeyResolver;
@@ -56,12 +60,17 @@ export class VersionDispatcher {
   }
 
   async dispatch(call: Call, nested = false): Promise<Reply> {
+    const started = process.hrtime.bigint();
+    const matched = { route: 'unmatched' };
+    let reply: Reply;
     try {
-      return await this.handle(call, nested);
+      reply = await this.handle(call, nested, matched);
     } catch (error) {
-      if (error instanceof ApiError) return this.version.renderError(error);
-      throw error;
+      if (!(error instanceof ApiError)) throw error;
+      reply = this.version.renderError(error);
     }
+    this.services.observe?.(this.version.name, matched.route, call.method, reply.status, Number(process.hrtime.bigint() - started) / 1e9);
+    return reply;
   }
 
   private async authenticate(call: Call): Promise<TenantContext> {
@@ -75,11 +84,12 @@ export class VersionDispatcher {
     return { tenant, store: storage.tenant(tenant), changes, indexes: () => indexes.of(tenant) };
   }
 
-  private async handle(call: Call, nested: boolean): Promise<Reply> {
+  private async handle(call: Call, nested: boolean, matched: { route: string }): Promise<Reply> {
     const tenant = await this.authenticate(call);
     const match = this.router.match(call.method, call.path);
     if (!match) throw this.version.pathNotFound();
     const { route, params } = match;
+    matched.route = route.path;
     const prepared = this.prepared.get(route)!;
     const query = { ...call.query };
     const queryError = prepared.validateQuery?.(query);

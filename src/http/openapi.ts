@@ -1,0 +1,57 @@
+import type { ApiVersion, Schema } from './route';
+
+interface Operation {
+  summary: string;
+  parameters: Array<Record<string, unknown>>;
+  requestBody?: Record<string, unknown>;
+  responses: Record<string, unknown>;
+  security?: Array<Record<string, string[]>>;
+}
+
+const errorResponse = {
+  description: 'Error',
+  content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } },
+};
+
+function queryParameters(schema: Schema | undefined): Array<Record<string, unknown>> {
+  const properties = (schema?.properties ?? {}) as Record<string, Schema>;
+  const required = new Set((schema?.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, s]) => {
+    const { default: _default, ...rest } = s;
+    return { name, in: 'query', required: required.has(name), schema: _default === undefined ? rest : { ...rest, default: _default } };
+  });
+}
+
+/**
+ * The OpenAPI 3.1 description of every served version, generated from the same route tables and
+ * JSON Schemas the server validates with.
+ */
+export function openApiDocument(versions: Array<{ prefix: string; version: ApiVersion }>): Record<string, unknown> {
+  const paths: Record<string, Record<string, Operation>> = {};
+  for (const { prefix, version } of versions) {
+    for (const route of version.routes) {
+      const openPath = prefix + (route.path === '/' ? '/' : route.path.replace(/:([A-Za-z_]+)/g, '{$1}'));
+      const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+      const operation: Operation = {
+        summary: `${version.name}: ${route.method} ${route.path}`,
+        parameters: [...params, ...queryParameters(route.query)],
+        responses: { '200': { description: 'Success' }, '4XX': errorResponse },
+        security: version.keySource === 'header' ? [{ subscriptionKey: [] }] : [{ subscriptionKeyQuery: [] }],
+      };
+      if (route.body) operation.requestBody = { required: false, content: { 'application/json': { schema: route.body } } };
+      paths[openPath] ??= {};
+      paths[openPath][route.method.toLowerCase()] = operation;
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Kindred', version: '1', description: 'Self-hosted recommendation service: every version of the original interface.' },
+    components: {
+      securitySchemes: {
+        subscriptionKey: { type: 'apiKey', in: 'header', name: 'Subscription-Key' },
+        subscriptionKeyQuery: { type: 'apiKey', in: 'query', name: 'subscription-key' },
+      },
+    },
+    paths,
+  };
+}
