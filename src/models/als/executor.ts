@@ -1,4 +1,5 @@
 import { gramRange, lossRange, solveRange, type LossPartial, type SolveRangeArgs } from './kernels';
+import { instantiateAls } from './wasm';
 
 /** Task payloads of the `als` worker module (workers/als.ts). Typed arrays are SharedArrayBuffer-backed. */
 export interface GramTask {
@@ -11,6 +12,36 @@ export interface GramTask {
 
 export interface SolveTask extends SolveRangeArgs {
   op: 'solve';
+  /** When set, the arrays above are views on this memory and the SIMD kernel runs (f32 gram, per-row lambdas). */
+  wasm?: {
+    memory: WebAssembly.Memory;
+    lambdas: Float32Array;
+    gram32: Float32Array;
+    scratch: Float32Array;
+  };
+}
+
+function solveTask(task: SolveTask): number {
+  const w = task.wasm;
+  if (w) {
+    instantiateAls(w.memory).als_solve(
+      task.target.byteOffset,
+      task.fixed.byteOffset,
+      task.indptr.byteOffset,
+      task.indices.byteOffset,
+      task.conf.byteOffset,
+      w.lambdas.byteOffset,
+      task.k,
+      w.gram32.byteOffset,
+      task.start,
+      task.end,
+      task.cgSteps,
+      w.scratch.byteOffset,
+    );
+  } else {
+    solveRange(task);
+  }
+  return task.end - task.start;
 }
 
 export interface LossTask {
@@ -36,8 +67,7 @@ export function runAlsTrainTask(task: AlsTrainTask): Float64Array | LossPartial 
     case 'gram':
       return gramRange(task.factors, task.k, task.start, task.end);
     case 'solve':
-      solveRange(task);
-      return task.end - task.start;
+      return solveTask(task);
     case 'loss':
       return lossRange(task.target, task.fixed, task.indptr, task.indices, task.conf, task.k, task.gram, task.regularization, task.regExponent, task.start, task.end);
   }
@@ -63,8 +93,7 @@ export class InlineExecutor implements AlsExecutor {
     return gramRange(task.factors, task.k, task.start, task.end);
   }
   async solve(task: SolveTask): Promise<number> {
-    solveRange(task);
-    return task.end - task.start;
+    return solveTask(task);
   }
   async loss(task: LossTask): Promise<LossPartial> {
     return lossRange(task.target, task.fixed, task.indptr, task.indices, task.conf, task.k, task.gram, task.regularization, task.regExponent, task.start, task.end);

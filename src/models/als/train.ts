@@ -1,6 +1,7 @@
 import { type Csr, shareCsr, transposeCsr } from './csr';
 import { type AlsExecutor, InlineExecutor } from './executor';
 import { rowRegularization } from './kernels';
+import { alsWasmModule, WasmArena } from './wasm';
 import { Rng } from './rng';
 
 export interface AlsParams {
@@ -19,11 +20,11 @@ export interface AlsParams {
 
 /** Chosen by measurement on MovieLens-100k (see bench/results/hybrid.md). */
 export const DEFAULT_ALS_PARAMS: AlsParams = {
-  factors: 32,
+  factors: 64,
   iterations: 15,
   alpha: 2,
-  regularization: 30,
-  regExponent: 0,
+  regularization: 3,
+  regExponent: 0.5,
   cgSteps: 3,
   seed: 42,
 };
@@ -50,6 +51,8 @@ export interface IterationReport {
 
 export interface TrainOptions {
   executor?: AlsExecutor;
+  /** 'auto' (default): the WASM SIMD solver when native/als/build/als.wasm exists and factors % 4 == 0, else JS. */
+  kernel?: 'auto' | 'wasm' | 'js';
   computeLoss?: boolean;
   onIteration?: (report: IterationReport) => void;
 }
@@ -99,11 +102,14 @@ interface Side {
   conf: Float32Array;
   factors: Float32Array;
   ranges: Array<[number, number]>;
+  wasm?: { memory: WebAssembly.Memory; lambdas: Float32Array; gram32: Float32Array; scratch: Float32Array[] };
 }
 
 async function solveSide(ex: AlsExecutor, side: Side, fixed: Float32Array, gram: Float64Array, k: number, p: AlsParams): Promise<void> {
+  const w = side.wasm;
+  if (w) w.gram32.set(gram);
   await Promise.all(
-    side.ranges.map(([start, end]) =>
+    side.ranges.map(([start, end], j) =>
       ex.solve({
         op: 'solve',
         target: side.factors,
@@ -118,6 +124,7 @@ async function solveSide(ex: AlsExecutor, side: Side, fixed: Float32Array, gram:
         start,
         end,
         cgSteps: p.cgSteps,
+        wasm: w ? { memory: w.memory, lambdas: w.lambdas, gram32: w.gram32, scratch: w.scratch[j] } : undefined,
       }),
     ),
   );
@@ -180,16 +187,19 @@ export async function trainAls(userItems: Csr, params: AlsParams, options: Train
   validateParams(params);
   const ex = options.executor ?? new InlineExecutor();
   const k = params.factors;
-  const userCsr = shareCsr(userItems);
-  const itemCsr = transposeCsr(userCsr, true);
+  const kernel = options.kernel ?? 'auto';
+  const useWasm = kernel === 'wasm' || (kernel === 'auto' && k % 4 === 0 && alsWasmModule() !== null);
+  if (useWasm && k % 4 !== 0) throw new RangeError('the WASM kernel needs factors divisible by 4');
+  const parts = ex.parallelism * 4;
+  const sides = useWasm ? wasmSides(userItems, params, parts) : jsSides(userItems, params, parts);
+  const [users, items] = sides;
+  const userFactors = users.factors;
+  const itemFactors = items.factors;
+  const userCsr = users.csr;
+  const itemCsr = items.csr;
   const rng = new Rng(params.seed);
-  const userFactors = sharedFloat32(userCsr.rows * k);
-  const itemFactors = sharedFloat32(itemCsr.rows * k);
   for (let i = 0; i < userFactors.length; i++) userFactors[i] = rng.next() * 0.01;
   for (let i = 0; i < itemFactors.length; i++) itemFactors[i] = rng.next() * 0.01;
-  const parts = ex.parallelism * 4;
-  const users: Side = { csr: userCsr, conf: confidences(userCsr, params.alpha), factors: userFactors, ranges: balancedRanges(userCsr.indptr, userCsr.rows, parts, k) };
-  const items: Side = { csr: itemCsr, conf: confidences(itemCsr, params.alpha), factors: itemFactors, ranges: balancedRanges(itemCsr.indptr, itemCsr.rows, parts, k) };
   for (let it = 0; it < params.iterations; it++) {
     const t0 = process.hrtime.bigint();
     const c0 = process.cpuUsage();
@@ -203,6 +213,61 @@ export async function trainAls(userItems: Csr, params: AlsParams, options: Train
     if (options.computeLoss) report.loss = await alsLoss(ex, users, items, k, params);
     options.onIteration?.(report);
   }
-  return { k, nUsers: userCsr.rows, nItems: itemCsr.rows, userFactors, itemFactors };
+  // copy out of the training arena so the CSR copies and scratch can be freed
+  const outUsers = sharedFloat32(userFactors.length);
+  outUsers.set(userFactors);
+  const outItems = sharedFloat32(itemFactors.length);
+  outItems.set(itemFactors);
+  return { k, nUsers: userCsr.rows, nItems: itemCsr.rows, userFactors: outUsers, itemFactors: outItems };
+}
+
+function lambdasOf(csr: Csr, p: AlsParams, out: Float32Array): Float32Array {
+  for (let r = 0; r < csr.rows; r++) out[r] = rowRegularization(p.regularization, p.regExponent, csr.indptr[r + 1] - csr.indptr[r]);
+  return out;
+}
+
+function jsSides(userItems: Csr, params: AlsParams, parts: number): [Side, Side] {
+  const k = params.factors;
+  const userCsr = shareCsr(userItems);
+  const itemCsr = transposeCsr(userCsr, true);
+  const side = (csr: Csr): Side => ({
+    csr,
+    conf: confidences(csr, params.alpha),
+    factors: sharedFloat32(csr.rows * k),
+    ranges: balancedRanges(csr.indptr, csr.rows, parts, k),
+  });
+  return [side(userCsr), side(itemCsr)];
+}
+
+/** Every array the solver touches, in one shared wasm memory. */
+function wasmSides(userItems: Csr, params: AlsParams, parts: number): [Side, Side] {
+  const k = params.factors;
+  const itemItems = transposeCsr(userItems);
+  const nnz = userItems.indptr[userItems.rows];
+  let bytes = WasmArena.size(k * k);
+  for (const csr of [userItems, itemItems]) {
+    bytes += WasmArena.size(csr.rows + 1) + 2 * WasmArena.size(nnz) + WasmArena.size(csr.rows) + WasmArena.size(csr.rows * k);
+    bytes += (parts + 2) * WasmArena.size(4 * k);
+  }
+  const arena = new WasmArena(bytes);
+  const gram32 = arena.f32(k * k);
+  const side = (src: Csr): Side => {
+    const indptr = arena.i32(src.rows + 1);
+    indptr.set(src.indptr);
+    const indices = arena.i32(nnz);
+    indices.set(src.indices);
+    const conf = arena.f32(nnz);
+    for (let e = 0; e < nnz; e++) conf[e] = params.alpha * src.data[e];
+    const csr: Csr = { rows: src.rows, cols: src.cols, indptr, indices, data: src.data };
+    const ranges = balancedRanges(indptr, src.rows, parts, k);
+    return {
+      csr,
+      conf,
+      factors: arena.f32(src.rows * k),
+      ranges,
+      wasm: { memory: arena.memory, lambdas: lambdasOf(csr, params, arena.f32(src.rows)), gram32, scratch: ranges.map(() => arena.f32(4 * k)) },
+    };
+  };
+  return [side(userItems), side(itemItems)];
 }
 

@@ -10,7 +10,7 @@ export interface ScoredId {
   score: number;
 }
 
-interface Restrictions {
+export interface Restrictions {
   number: number;
   /** Only these document ids may be returned. */
   selectFrom?: string[];
@@ -50,6 +50,14 @@ export interface RecommenderOptions {
 
 function sharedF32(n: number): Float32Array {
   return new Float32Array(new SharedArrayBuffer(n * 4));
+}
+
+/** The array itself when already shared, else a shared copy (posting a plain array to a worker would copy it per query). */
+function shared(a: Float32Array): Float32Array {
+  if (a.buffer instanceof SharedArrayBuffer) return a;
+  const out = sharedF32(a.length);
+  out.set(a);
+  return out;
 }
 
 /**
@@ -133,7 +141,7 @@ export class HybridRecommender {
       for (let a = 0; a < k; a++) s += itemFactors[i * k + a] * itemFactors[i * k + a];
       itemNorms[i] = Math.sqrt(s);
     }
-    return { k, nTrained, nItems, itemFactors, itemNorms, popularity, itemItem: m?.itemItem ?? new Float32Array(0), content: contentArr, contentDim: dim, hasContent };
+    return { k, nTrained, nItems, itemFactors, itemNorms, popularity, itemItem: shared(m?.itemItem ?? new Float32Array(0)), content: contentArr, contentDim: dim, hasContent };
   }
 
   /** Least-squares user vector for a set of interacted documents against the fixed item factors. */

@@ -109,10 +109,12 @@ export function deserialiseModel(buf: Buffer): HybridModel {
     if (!(a instanceof ctor)) throw new Error(`model array ${name} has the wrong type`);
     return a;
   };
+  // models written before frequency-scaled regularisation existed used the plain penalty
+  const params = { ...h.params, als: { ...h.params.als, regExponent: h.params.als.regExponent ?? 0 } };
   return {
     format: h.format,
     trainedAt: h.trainedAt,
-    params: h.params,
+    params,
     userIds: h.userIds,
     itemIds: h.itemIds,
     k: h.k,

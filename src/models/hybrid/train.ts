@@ -3,16 +3,16 @@ import { type AlsExecutor, InlineExecutor, PoolExecutor, type TaskRunner } from 
 import { invertSpdInPlace } from '../als/linalg';
 import { DEFAULT_ALS_PARAMS, gramOf, trainAls, type IterationReport } from '../als/train';
 import { fitContentMap, type ContentMap } from './content-map';
-import { easeFromInverse, itemGram } from './item-item';
+import { easeFromInverse, itemGram, MAX_EASE_ITEMS } from './item-item';
 import { HYBRID_MODEL_FORMAT, type HybridModel, type HybridParams } from './model';
 
 /** Chosen by measurement on MovieLens-100k (bench/results/hybrid.md). */
 export const DEFAULT_HYBRID_PARAMS: HybridParams = {
   als: DEFAULT_ALS_PARAMS,
   itemItemLambda: 300,
-  maxItemItemItems: 3000,
+  maxItemItemItems: MAX_EASE_ITEMS,
   contentRidge: 1,
-  weights: { factor: 1, itemItem: 1, content: 0, popularity: 0 },
+  weights: { factor: 1, itemItem: 0, content: 0.15, popularity: 0.1 },
 };
 
 /** Interactions with their id maps: user u interacted with item i, `counts` times (default 1). */
