@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := clang lld
+APT_PACKAGES := clang lld g++ libfaiss-dev libopenblas-dev liblapack-dev libomp-dev
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -26,7 +26,8 @@ node_modules/.kindred-stamp: package.json package-lock.json
 	@touch $@
 
 native: setup
-	@if [ -f native/Makefile ]; then $(MAKE) -C native; fi
+	$(MAKE) -C native
+	$(MAKE) -C native/als
 
 build: setup native
 	npx tsc -p tsconfig.json
