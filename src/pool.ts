@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
+import { ApiError } from './errors';
 
 /** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
 export type TaskKind = string;
@@ -32,8 +33,16 @@ export class WorkerPool {
     });
   }
 
-  run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
-    return this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never }) as Promise<Result>;
+  /** Runs a task; when the queue is full the caller gets a 503 to retry, never an unbounded queue. */
+  async run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
+    try {
+      return (await this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never })) as Result;
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Task queue is at limit') {
+        throw new ApiError(503, 'The server is busy; retry shortly', { 'Retry-After': '1' });
+      }
+      throw error;
+    }
   }
 
   get queueSize(): number {

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { ApiError } from '../../../src/errors';
+import { WorkerPool } from '../../../src/pool';
+
+describe('WorkerPool back-pressure', () => {
+  it('refuses tasks beyond its queue with a 503 and Retry-After instead of queueing without bound', async () => {
+    const pool = new WorkerPool({ threads: 1, maxQueue: 2 });
+    try {
+      const runs = Array.from({ length: 20 }, (_, i) => pool.run<{ at: number }>('ping', { at: i }).then(
+        (r) => ({ ok: true as const, at: r.at }),
+        (e: unknown) => ({ ok: false as const, error: e }),
+      ));
+      const outcomes = await Promise.all(runs);
+      const refused = outcomes.filter((o) => !o.ok);
+      assert.ok(refused.length > 0, 'some tasks must be refused');
+      for (const o of refused) {
+        const error = (o as { error: unknown }).error;
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.status, 503);
+        assert.equal(error.headers['Retry-After'], '1');
+      }
+      assert.ok(outcomes.some((o) => o.ok));
+    } finally {
+      await pool.close();
+    }
+  });
+});
