@@ -25,18 +25,23 @@ export function isZeroVector(v: Float32Array): boolean {
   return true;
 }
 
+/** out += Σ_k w_k · projection[id_k] (kept monomorphic and tiny so V8 optimises the hot loop). */
+function projectInto(projection: Float32Array, dim: number, sparse: SparseVector, out: Float32Array): void {
+  const ids = sparse.ids;
+  const weights = sparse.weights;
+  for (let k = 0; k < ids.length; k++) {
+    const w = weights[k]!;
+    let o = ids[k]! * dim;
+    for (let j = 0; j < dim; j++) out[j]! += w * projection[o++]!;
+  }
+}
+
 function embedLsa(model: LsaModel, text: string, out: Float32Array): EmbeddedText {
   const tokens = termsOf(text);
   let recognised = 0;
   for (const t of tokens) if (model.termIndex.has(t)) recognised++;
   const sparse = tfidfVector(model, tokens);
-  const dim = model.dim;
-  const p = model.projection;
-  for (let k = 0; k < sparse.ids.length; k++) {
-    const w = sparse.weights[k]!;
-    const o = sparse.ids[k]! * dim;
-    for (let j = 0; j < dim; j++) out[j]! += w * p[o + j]!;
-  }
+  projectInto(model.projection, model.dim, sparse, out);
   normaliseInPlace(out);
   return { vector: out, sparse, recognisedWords: recognised };
 }

@@ -8,7 +8,7 @@ import { WORD_VECTOR_DIM } from './word-vectors';
 export interface FitOptions {
   /** output dimension of the corpus model (index dimension); default 256 */
   dim?: number;
-  /** below this many texts the corpus-independent word-vector model is returned; default 1000 */
+  /** below this many texts the corpus-independent word-vector model is returned; default 300 */
   minDocsForCorpusModel?: number;
   /** a term must occur in at least this many documents; default 2 */
   minDf?: number;
@@ -76,7 +76,7 @@ export function fitLsa(texts: readonly string[], options: FitOptions = {}): LsaM
   const stats = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
-  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 2, seed: options.seed ?? 1 });
+  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, seed: options.seed ?? 1 });
   const nTerms = stats.terms.length;
   const projection = new Float32Array(nTerms * dim);
   const singularValues = new Float32Array(dim);

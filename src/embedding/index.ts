@@ -1,17 +1,25 @@
 import type { WorkerPool } from '../pool';
 import type { FitOptions } from './fit';
+import { RERANK_MIN_DOCS } from './model';
 import type { EmbedTask, EmbedTaskResult, FitTask } from './protocol';
 import type { SerializedModel } from './serialize';
-import { modelInfo } from './serialize';
+import { modelInfo, sharedModelBytes } from './serialize';
 import { unpackSparse, type SparseVector } from './sparse';
 
-export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, DEFAULT_LSA_DIM, type EmbeddingModel } from './model';
-export { serializeModel, deserializeModel, modelInfo, type SerializedModel } from './serialize';
+export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, DEFAULT_LSA_DIM, RERANK_MIN_DOCS, type EmbeddingModel } from './model';
+export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type SerializedModel } from './serialize';
 export { fitModel as fitModelSync, type FitOptions } from './fit';
 export { embedText, embedBatch, recognisedWords, isZeroVector, type EmbeddedText, type EmbeddedBatch } from './embed';
 export { rerankCandidates, rankByScore, type RerankOptions } from './rerank';
+export { denseCentroid, sparseCentroid } from './centroid';
 export { textToTfidf, sparseDot, packSparse, unpackSparse, type SparseVector, type PackedSparse } from './sparse';
 export { loadWordVectors, defaultWordVectorCacheFile, type WordVectors } from './word-vectors';
+
+/** Whether similar-to-text/-document queries should go through `rerankCandidates` with this model. */
+export function usesSecondStage(model: SerializedModel): boolean {
+  const info = modelInfo(model);
+  return info.kind === 'lsa' && info.fittedDocs >= RERANK_MIN_DOCS;
+}
 
 /** Texts per worker task: big enough to amortise messaging, small enough to spread over the pool. */
 export const EMBED_BATCH_SIZE = 256;
@@ -43,15 +51,28 @@ function batches<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Runs `work` over items with at most `limit` in flight (keeps the pool queue bounded for huge imports). */
+async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  });
+  await Promise.all(runners);
+  return results;
+}
+
 /** Embeds texts in parallel batches; full detail (vectors, recognised-word counts, TF-IDF terms). */
 export async function embedTextsDetailed(pool: WorkerPool, model: SerializedModel, texts: string[], options: EmbedOptions & { withSparse?: boolean } = {}): Promise<EmbeddedTexts> {
   const { id, dim } = modelInfo(model);
-  const parts = await Promise.all(
-    batches(texts, EMBED_BATCH_SIZE).map((chunk) => {
-      const task: EmbedTask = { model, texts: chunk, withSparse: options.withSparse ?? true, wordVectorCacheFile: options.wordVectorCacheFile };
-      return pool.run<EmbedTaskResult>('embed', task);
-    }),
-  );
+  const shared = sharedModelBytes(model); // no-op for bytes from serializeModel/fitModel
+  const parts = await mapLimited(batches(texts, EMBED_BATCH_SIZE), pool.threads * 2, (chunk) => {
+    const task: EmbedTask = { model: shared, texts: chunk, withSparse: options.withSparse ?? true, wordVectorCacheFile: options.wordVectorCacheFile };
+    return pool.run<EmbedTaskResult>('embed', task);
+  });
   const vectors = new Float32Array(texts.length * dim);
   const recognised = new Uint32Array(texts.length);
   const sparse: SparseVector[] = [];
@@ -60,18 +81,23 @@ export async function embedTextsDetailed(pool: WorkerPool, model: SerializedMode
     if (part.modelId !== id) throw new Error(`embedding worker used model ${part.modelId}, expected ${id}`);
     vectors.set(part.vectors, row * dim);
     recognised.set(part.recognisedWords, row);
-    const n = part.recognisedWords.length;
     if (part.sparse) sparse.push(...unpackSparse(part.sparse));
-    row += n;
+    row += part.recognisedWords.length;
   }
   return { dim, modelId: id, vectors, recognisedWords: recognised, sparse };
+}
+
+/** One query text (similar-to-text): its vector, TF-IDF terms for `rerankCandidates`, and recognised-word count. */
+export async function embedQuery(pool: WorkerPool, model: SerializedModel, text: string, options: EmbedOptions = {}): Promise<{ vector: Float32Array; sparse: SparseVector; recognisedWords: number }> {
+  const r = await embedTextsDetailed(pool, model, [text], { ...options, withSparse: true });
+  return { vector: r.vectors, sparse: r.sparse[0]!, recognisedWords: r.recognisedWords[0]! };
 }
 
 /** Embeds texts into `texts.length` rows of `modelInfo(model).dim` floats. */
 export async function embedTexts(pool: WorkerPool, model: SerializedModel, texts: string[], options: EmbedOptions = {}): Promise<Float32Array> {
   if (texts.length === 0) return new Float32Array(0);
   if (texts.length <= EMBED_BATCH_SIZE) {
-    const task: EmbedTask = { model, texts, withSparse: false, wordVectorCacheFile: options.wordVectorCacheFile };
+    const task: EmbedTask = { model: sharedModelBytes(model), texts, withSparse: false, wordVectorCacheFile: options.wordVectorCacheFile };
     return (await pool.run<EmbedTaskResult>('embed', task)).vectors;
   }
   return (await embedTextsDetailed(pool, model, texts, { ...options, withSparse: false })).vectors;

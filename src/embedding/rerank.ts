@@ -1,38 +1,109 @@
-import { sparseDot, type SparseVector } from './sparse';
+import type { SparseVector } from './sparse';
 
 export interface RerankOptions {
   /** pseudo-relevance feedback: the m best candidates by direct TF-IDF cosine; default 3 */
   feedbackDocs?: number;
-  /** weight of the feedback term; default 2 */
+  /** weight a of the feedback term; default 2 */
   feedbackWeight?: number;
+  /** each candidate's first-stage dense cosine (the vector index's score), same order as the candidates */
+  denseScores?: Float32Array;
+  /** weight λ of the dense score when `denseScores` is given; default 0.6 */
+  denseWeight?: number;
+  /** the candidates' dense rows (N × dim, same order): adds dense pseudo-relevance feedback */
+  candidateVectors?: Float32Array;
+  /** weight μ of the dense feedback term when `candidateVectors` is given; default 0.6 */
+  denseFeedbackWeight?: number;
 }
 
 /**
- * Second stage for "similar to text/document" over a dense-retrieved candidate set (e.g. the top 200 from the
- * vector index). Scores each candidate by TF-IDF cosine with the query plus pseudo-relevance feedback:
+ * Second stage for "similar to text / document(s)" over a dense-retrieved candidate set (e.g. the vector index's
+ * top 200). Scores each candidate c by TF-IDF cosine with the query, pseudo-relevance feedback and the dense score:
  *
- *   score(c) = (cos(q, c) + a · mean_{f ∈ F} cos(f, c)) / (1 + a),   F = the m candidates most similar to q
+ *   score(c) = (cos(q, c) + a · mean_{f ∈ F} cos(f, c) + λ · dense(q, c) + μ · mean_{f ∈ F} dense(f, c)) / (1 + a + λ + μ)
  *
- * which equals re-querying with q + a·mean(F) in TF-IDF space, restricted to the candidates. Pure; O(N·m) sparse
- * dot products. Returns one score in [0, 1] per candidate, in candidate order (sort descending to rank).
+ * where F = the m candidates with the highest cos(q, ·); the λ term needs `denseScores`, the μ term
+ * `candidateVectors` (each is left out when not given). The feedback term equals re-querying with q + a·mean(F)
+ * in TF-IDF space, restricted to the candidates. Pure; about N·(m+1) sparse dot products.
+ * Returns one score in [0, 1] per candidate, in candidate order (use `rankByScore`).
  */
 export function rerankCandidates(query: SparseVector, candidates: readonly SparseVector[], options: RerankOptions = {}): Float32Array {
   const m = Math.min(options.feedbackDocs ?? 3, candidates.length);
-  const a = options.feedbackWeight ?? 2;
-  const direct = Float32Array.from(candidates, (c) => sparseDot(query, c));
-  const scores = new Float32Array(candidates.length);
-  if (m === 0 || a === 0) {
-    scores.set(direct);
-    return scores;
-  }
+  const a = m > 0 ? (options.feedbackWeight ?? 2) : 0;
+  const dense = options.denseScores;
+  if (dense && dense.length !== candidates.length) throw new Error('denseScores must have one score per candidate');
+  const lambda = dense ? (options.denseWeight ?? 0.6) : 0;
+  const rows = options.candidateVectors;
+  const dim = rows && candidates.length > 0 ? rows.length / candidates.length : 0;
+  if (rows && !Number.isInteger(dim)) throw new Error('candidateVectors must hold one row per candidate');
+  const mu = rows && m > 0 ? (options.denseFeedbackWeight ?? 0.6) : 0;
+  const direct = new Float32Array(candidates.length);
+  withScratch(query, (weights) => {
+    candidates.forEach((c, i) => (direct[i] = gatherDot(weights, c)));
+  });
   const order = Array.from(direct.keys()).sort((x, y) => direct[y]! - direct[x]! || x - y);
-  const feedback = order.slice(0, m).map((i) => candidates[i]!);
+  const feedback = new Float32Array(candidates.length);
+  const denseFeedback = new Float32Array(candidates.length);
+  if (m > 0) {
+    const top = order.slice(0, m);
+    const sum = sparseSum(top.map((i) => candidates[i]!));
+    withScratch(sum, (weights) => {
+      candidates.forEach((c, i) => (feedback[i] = gatherDot(weights, c) / m));
+    });
+    if (rows && mu > 0) denseFeedbackInto(rows, dim, top, denseFeedback);
+  }
+  const scores = new Float32Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) {
-    let fb = 0;
-    for (const f of feedback) fb += sparseDot(f, candidates[i]!);
-    scores[i] = Math.min(1, Math.max(0, (direct[i]! + (a * fb) / m) / (1 + a)));
+    const s = direct[i]! + a * feedback[i]! + (dense ? lambda * Math.max(0, dense[i]!) : 0) + mu * Math.max(0, denseFeedback[i]!);
+    scores[i] = Math.min(1, Math.max(0, s / (1 + a + lambda + mu)));
   }
   return scores;
+}
+
+/**
+ * Dense scratch indexed by term id (grown on demand, kept zeroed between uses): scattering one side once makes
+ * every dot product a gather over the candidate's terms only.
+ */
+let scratch = new Float32Array(0);
+
+function withScratch(v: SparseVector, use: (weights: Float32Array) => void): void {
+  const maxId = v.ids.length > 0 ? v.ids[v.ids.length - 1]! : 0;
+  if (scratch.length <= maxId) scratch = new Float32Array(Math.max(maxId + 1, scratch.length * 2));
+  for (let k = 0; k < v.ids.length; k++) scratch[v.ids[k]!] = v.weights[k]!;
+  try {
+    use(scratch);
+  } finally {
+    for (let k = 0; k < v.ids.length; k++) scratch[v.ids[k]!] = 0;
+  }
+}
+
+function gatherDot(weights: Float32Array, c: SparseVector): number {
+  let s = 0;
+  const n = weights.length;
+  for (let k = 0; k < c.ids.length; k++) {
+    const id = c.ids[k]!;
+    if (id < n) s += weights[id]! * c.weights[k]!;
+  }
+  return s;
+}
+
+/** out[c] = mean over the feedback rows f of dot(row f, row c). */
+function denseFeedbackInto(rows: Float32Array, dim: number, feedbackRows: readonly number[], out: Float32Array): void {
+  const mean = new Float32Array(dim);
+  for (const f of feedbackRows) for (let j = 0; j < dim; j++) mean[j]! += rows[f * dim + j]! / feedbackRows.length;
+  for (let c = 0; c < out.length; c++) {
+    let s = 0;
+    const o = c * dim;
+    for (let j = 0; j < dim; j++) s += mean[j]! * rows[o + j]!;
+    out[c] = s;
+  }
+}
+
+/** Sum of sparse vectors (ascending ids kept). */
+function sparseSum(vectors: readonly SparseVector[]): SparseVector {
+  const acc = new Map<number, number>();
+  for (const v of vectors) for (let k = 0; k < v.ids.length; k++) acc.set(v.ids[k]!, (acc.get(v.ids[k]!) ?? 0) + v.weights[k]!);
+  const ids = Uint32Array.from(acc.keys()).sort();
+  return { ids, weights: Float32Array.from(ids, (id) => acc.get(id)!) };
 }
 
 /** Candidate indices ordered by score, best first (ties: lower index first, so results are deterministic). */

@@ -73,6 +73,17 @@ export function serializeModel(model: EmbeddingModel): SerializedModel {
   return out;
 }
 
+/**
+ * Model bytes on shared memory, copying only if needed. Call once on bytes read back from storage (a plain Buffer):
+ * bytes that are not shared would be copied into every worker task (tens of MB each).
+ */
+export function sharedModelBytes(bytes: Uint8Array): SerializedModel {
+  if (bytes.buffer instanceof SharedArrayBuffer) return bytes;
+  const out = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  out.set(bytes);
+  return out;
+}
+
 function isHeader(value: unknown): value is Header {
   if (typeof value !== 'object' || value === null) return false;
   const h = value as Record<string, unknown>;
@@ -116,7 +127,7 @@ export function deserializeModel(bytes: SerializedModel): EmbeddingModel {
     const offset = bytes.byteOffset + at;
     const arr = offset % 4 === 0
       ? new Float32Array(bytes.buffer, offset, entry.length)
-      : new Float32Array(bytes.slice(at, at + byteLength).buffer);
+      : new Float32Array(new Uint8Array(bytes.subarray(at, at + byteLength)).buffer); // copy (Buffer#slice would not)
     arrays.set(entry.name, arr);
     at = align8(at + byteLength);
   }

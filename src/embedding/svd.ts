@@ -85,9 +85,12 @@ function solveRight(y: Float64Array, m: number, l: number, r: Float64Array): voi
   }
 }
 
-/** Orthonormalise the columns of a row-major m × l matrix in place (shifted Cholesky-QR, applied twice). */
+/**
+ * Orthonormalise the columns of a row-major m × l matrix in place by shifted Cholesky-QR. One pass suffices
+ * here: the blocks are re-orthonormalised after every product, so their condition numbers stay small.
+ */
 export function orthonormalise(y: Float64Array, m: number, l: number): void {
-  for (let pass = 0; pass < 2; pass++) solveRight(y, m, l, cholesky(gram(y, m, l), l));
+  solveRight(y, m, l, cholesky(gram(y, m, l), l));
 }
 
 /** Eigen-decomposition of a symmetric l × l matrix by cyclic Jacobi; returns eigenvalues and column eigenvectors. */
@@ -154,41 +157,56 @@ export interface RandomizedSvdOptions {
 }
 
 /**
- * Randomized truncated SVD (Halko, Martinsson & Tropp 2011) of a sparse matrix: range finder with power
- * iterations, re-orthonormalised after every product, then the exact SVD of the small projected matrix via the
- * eigen-decomposition of B Bᵀ.
+ * Randomized truncated SVD (Halko, Martinsson & Tropp 2011) of a sparse rows × cols matrix, worked on the row
+ * side (documents, usually fewer than terms): range finder Q with power iterations, then the eigen-decomposition
+ * of the small l × l matrix Qᵀ A Aᵀ Q = W Λ Wᵀ gives σ = √λ, U = Q W, and V = Aᵀ U Σ⁻¹ by one sparse product.
  */
 export function randomizedSvd(a: CsrMatrix, k: number, options: RandomizedSvdOptions = {}): TruncatedSvd {
   const rank = Math.min(k, a.rows, a.cols);
-  const l = Math.min(rank + (options.oversample ?? 16), a.rows, a.cols);
+  const l = Math.min(rank + (options.oversample ?? 10), a.rows, a.cols);
   const omega = new Float64Array(a.cols * l);
   gaussianFill(omega, seededRandom(options.seed ?? 1));
   let q = multiply(a, omega, l);
   orthonormalise(q, a.rows, l);
-  for (let it = 0; it < (options.powerIterations ?? 2); it++) {
-    const z = multiplyTransposed(a, q, l);
-    orthonormalise(z, a.cols, l);
-    q = multiply(a, z, l);
+  for (let it = 0; it < (options.powerIterations ?? 1); it++) {
+    q = multiply(a, multiplyTransposed(a, q, l), l);
     orthonormalise(q, a.rows, l);
   }
-  // Bᵀ = Aᵀ Q (cols × l); B Bᵀ = (Bᵀ)ᵀ Bᵀ
-  const bt = multiplyTransposed(a, q, l);
-  const { values, vectors } = symmetricEigen(gram(bt, a.cols, l), l);
+  const aatq = multiply(a, multiplyTransposed(a, q, l), l); // A Aᵀ Q, rows × l
+  const small = new Float64Array(l * l); // Qᵀ (A Aᵀ Q)
+  for (let i = 0; i < a.rows; i++) {
+    const o = i * l;
+    for (let r = 0; r < l; r++) {
+      const qr = q[o + r]!;
+      if (qr === 0) continue;
+      const so = r * l;
+      for (let c = 0; c < l; c++) small[so + c]! += qr * aatq[o + c]!;
+    }
+  }
+  for (let r = 0; r < l; r++) for (let c = 0; c < r; c++) small[r * l + c] = small[c * l + r] = (small[r * l + c]! + small[c * l + r]!) / 2;
+  const { values, vectors } = symmetricEigen(small, l);
   const order = Array.from(values.keys()).sort((x, y) => values[y]! - values[x]!);
   const singularValues = new Float64Array(rank);
-  const rightVectors = new Float64Array(a.cols * rank);
+  // U Σ⁻¹ = Q W Σ⁻¹ (rows × rank), then V = Aᵀ (U Σ⁻¹)
+  const w = new Float64Array(l * rank);
   for (let j = 0; j < rank; j++) {
     const e = order[j]!;
     const sigma = Math.sqrt(Math.max(values[e]!, 0));
     singularValues[j] = sigma;
-    if (sigma === 0) continue;
-    // v_j = Bᵀ w_j / σ_j
-    for (let t = 0; t < a.cols; t++) {
-      let s = 0;
-      const o = t * l;
-      for (let c = 0; c < l; c++) s += bt[o + c]! * vectors[c * l + e]!;
-      rightVectors[t * rank + j] = s / sigma;
+    const inv = sigma > 1e-12 ? 1 / sigma : 0;
+    for (let c = 0; c < l; c++) w[c * rank + j] = vectors[c * l + e]! * inv;
+  }
+  const uScaled = new Float64Array(a.rows * rank);
+  for (let i = 0; i < a.rows; i++) {
+    const o = i * l;
+    const uo = i * rank;
+    for (let c = 0; c < l; c++) {
+      const qc = q[o + c]!;
+      if (qc === 0) continue;
+      const wo = c * rank;
+      for (let j = 0; j < rank; j++) uScaled[uo + j]! += qc * w[wo + j]!;
     }
   }
+  const rightVectors = multiplyTransposed(a, uScaled, rank);
   return { singularValues, rightVectors, k: rank };
 }

@@ -32,8 +32,10 @@ export function emailAddresses(text: string): string[] {
 export function terms(text: string): string[] {
   const lower = text.toLowerCase();
   const out = (lower.match(WORD) ?? []).map(stem);
-  const emails = lower.match(EMAIL);
-  if (emails) for (const e of emails) out.push(e);
+  if (lower.includes('@')) {
+    const emails = lower.match(EMAIL);
+    if (emails) for (const e of emails) out.push(e);
+  }
   return out;
 }
 

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { embedBatch, embedText, isZeroVector, recognisedWords } from '../../../src/embedding/embed';
+import { fitLsa, fitModel } from '../../../src/embedding/fit';
+import { MIN_DOCS_FOR_CORPUS_MODEL, type LsaModel } from '../../../src/embedding/model';
+import { deserializeModel, modelInfo, serializeModel } from '../../../src/embedding/serialize';
+import { syntheticCorpus, TOPICS } from './corpus';
+
+function norm(v: Float32Array): number {
+  let s = 0;
+  for (const x of v) s += x * x;
+  return Math.sqrt(s);
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+describe('embedding/lsa model', () => {
+  const corpus = syntheticCorpus(40); // 120 documents: below the corpus-model threshold
+  const texts = corpus.map((d) => d.text);
+  let model: LsaModel;
+
+  before(() => {
+    model = fitLsa(texts, { dim: 16 });
+  });
+
+  it('has a fixed dimension even when the corpus rank is smaller', () => {
+    assert.equal(model.dim, 16);
+    assert.equal(model.projection.length, model.terms.length * 16);
+    const tiny = fitLsa(texts.slice(0, 6), { dim: 16, minDf: 1 });
+    assert.equal(tiny.dim, 16);
+    assert.equal(embedText(tiny, texts[0]!).vector.length, 16);
+  });
+
+  it('produces L2-normalised vectors', () => {
+    for (const t of texts.slice(0, 20)) assert.ok(Math.abs(norm(embedText(model, t).vector) - 1) < 1e-5);
+  });
+
+  it('is deterministic: same corpus → same model bytes and id; same text → same vector', () => {
+    const again = fitLsa(texts, { dim: 16 });
+    assert.equal(again.id, model.id);
+    assert.deepEqual(Buffer.from(serializeModel(again)), Buffer.from(serializeModel(model)));
+    assert.deepEqual(embedText(model, texts[3]!).vector, embedText(again, texts[3]!).vector);
+    assert.notEqual(fitLsa(texts.slice(1), { dim: 16 }).id, model.id, 'a different corpus gives a different id');
+  });
+
+  it('places same-topic texts closer than other-topic texts', () => {
+    // 3 topics: only the top 4 components carry signal here, the rest is sampling noise
+    const model = fitLsa(texts, { dim: 4 });
+    const space = embedText(model, 'the rocket launch put a satellite in orbit').vector;
+    const spaceToo = embedText(model, 'nasa shuttle mission with astronaut and payload').vector;
+    const hockey = embedText(model, 'the team scored a goal with the puck in the playoff').vector;
+    assert.ok(dot(space, spaceToo) > dot(space, hockey) + 0.2, `${dot(space, spaceToo)} vs ${dot(space, hockey)}`);
+  });
+
+  it('embeds one-word texts to a non-zero unit vector, and unknown or empty texts to a zero vector', () => {
+    const one = embedText(model, 'Rockets!');
+    assert.ok(Math.abs(norm(one.vector) - 1) < 1e-5);
+    assert.equal(one.recognisedWords, 1);
+    for (const t of ['', '   ', 'zzzq qqxv', '12345']) {
+      const e = embedText(model, t);
+      assert.ok(isZeroVector(e.vector), `"${t}" should embed to zeros`);
+      assert.equal(e.recognisedWords, 0);
+      assert.equal(e.sparse.ids.length, 0);
+    }
+  });
+
+  it('counts recognised words with repetition, ignoring unknown ones', () => {
+    assert.equal(recognisedWords(model, 'orbit orbit puck zzzq the'), 4);
+    assert.equal(recognisedWords(model, ''), 0);
+    const words = Object.values(TOPICS).flat().join(' ');
+    assert.equal(recognisedWords(model, words), 30);
+  });
+
+  it('embeds a batch into rows equal to one-by-one embedding', () => {
+    const batch = embedBatch(model, texts.slice(0, 5));
+    assert.equal(batch.vectors.length, 5 * 16);
+    for (let i = 0; i < 5; i++) assert.deepEqual(batch.vectors.subarray(i * 16, (i + 1) * 16), embedText(model, texts[i]!).vector);
+  });
+
+  it('round-trips through serialisation with identical embeddings', () => {
+    const bytes = serializeModel(model);
+    assert.ok(bytes.buffer instanceof SharedArrayBuffer);
+    const info = modelInfo(bytes);
+    assert.deepEqual({ kind: info.kind, id: info.id, dim: info.dim, version: info.version }, { kind: 'lsa', id: model.id, dim: 16, version: 1 });
+    const back = deserializeModel(bytes);
+    assert.equal(back.kind, 'lsa');
+    for (const t of texts.slice(0, 10)) assert.deepEqual(embedText(back, t).vector, embedText(model, t).vector);
+    // a copy in an ordinary (unaligned) buffer decodes too
+    const copy = Buffer.concat([Buffer.from([0]), Buffer.from(bytes)]).subarray(1);
+    assert.deepEqual(embedText(deserializeModel(copy), texts[0]!).vector, embedText(model, texts[0]!).vector);
+  });
+
+  it('rejects corrupt or foreign bytes', () => {
+    assert.throws(() => deserializeModel(new Uint8Array(8)), /not a serialized embedding model/);
+    const bytes = Buffer.from(serializeModel(model));
+    bytes.writeUInt32LE(99, 4);
+    assert.throws(() => deserializeModel(bytes), /format 99/);
+    const truncated = Buffer.from(serializeModel(model)).subarray(0, 2000);
+    assert.throws(() => deserializeModel(truncated));
+  });
+
+  it('fitModel picks the word-vector model below the corpus threshold', () => {
+    assert.equal(fitModel(texts).kind, 'word-vectors');
+    assert.ok(texts.length < MIN_DOCS_FOR_CORPUS_MODEL);
+    assert.equal(fitModel(texts, { minDocsForCorpusModel: 10, dim: 8 }).kind, 'lsa');
+  });
+});
