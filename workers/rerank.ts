@@ -1,13 +1,14 @@
 import { ModelCache } from '../src/embedding/model-cache';
 import { rerankCandidates } from '../src/embedding/rerank';
-import { textToTfidf } from '../src/embedding/sparse';
+import { unpackSparse, type PackedSparse } from '../src/embedding/sparse';
 import type { SerializedModel } from '../src/embedding/serialize';
 import { combinedQuery } from '../src/index/rerank-query';
 
 export interface RerankTask {
   model: SerializedModel;
   queryTexts: string[];
-  candidateTexts: string[];
+  /** The candidates' TF-IDF terms, kept from ingest. */
+  candidates: PackedSparse;
   denseScores: Float32Array;
 }
 
@@ -20,7 +21,5 @@ const models = new ModelCache();
 export default function rerank(task: RerankTask): Float32Array {
   const model = models.get(task.model);
   if (model.kind !== 'lsa') return task.denseScores;
-  const query = combinedQuery(model, task.queryTexts);
-  const candidates = task.candidateTexts.map((text) => textToTfidf(model, text));
-  return rerankCandidates(query, candidates, { denseScores: task.denseScores });
+  return rerankCandidates(combinedQuery(model, task.queryTexts), unpackSparse(task.candidates), { denseScores: task.denseScores });
 }

