@@ -106,6 +106,11 @@ export class TenantContent {
     return this.generation?.corpus ? 'lsa' : 'word-vectors';
   }
 
+  /** Id of the current embedding model: vectors of different ids are not comparable. */
+  get modelId(): string | undefined {
+    return this.generation ? modelInfo(this.generation.model).id : undefined;
+  }
+
   get reranks(): boolean {
     return this.generation?.rerank ?? false;
   }

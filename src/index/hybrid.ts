@@ -5,6 +5,8 @@ import { blobVersion, loadBlob } from '../storage/blobs';
 import { HybridRecommender } from '../models/hybrid/recommender';
 import { deserialiseModel } from '../models/hybrid/serialise';
 import type { HybridModel } from '../models/hybrid/model';
+import type { ContentMap } from '../models/hybrid/content-map';
+import type { ContentMapTask } from '../../workers/content-map';
 import type { TenantContent } from './content';
 
 export const HYBRID_MODEL_BLOB = 'hybrid';
@@ -23,6 +25,8 @@ const MAX_CONTENT_ITEMS = 200_000;
 export class TenantHybrid {
   private current: HybridRecommender | undefined;
   private model: HybridModel | null = null;
+  /** The content model the cold-start map was fitted for. */
+  private mappedFor: string | undefined;
   private version: string | undefined;
   private checkedAt = 0;
   private refreshedAt = 0;
@@ -57,9 +61,19 @@ export class TenantHybrid {
       const blob = version === undefined ? undefined : await loadBlob(models, HYBRID_MODEL_BLOB);
       this.model = blob ? deserialiseModel(blob.data) : null;
     }
-    const recommender = new HybridRecommender(this.model, { runner: this.pool });
     await this.content.ready;
-    if (this.content.size <= MAX_CONTENT_ITEMS) recommender.attachContent(this.content.vectors());
+    const content = this.content.size <= MAX_CONTENT_ITEMS ? this.content.vectors() : undefined;
+    if (this.model && content && this.mappedFor !== `${this.version}/${this.content.modelId}`) {
+      // The map is fitted here rather than at training: the content model is the server's, and it may have been refitted since.
+      const task: ContentMapTask = {
+        vectors: content.vectors, ids: content.ids, dim: content.dim, itemIds: this.model.itemIds,
+        itemFactors: this.model.itemFactors, k: this.model.k, ridge: this.model.params.contentRidge,
+      };
+      this.model.contentMap = await this.pool.run<ContentMap | null>('content-map', task);
+      this.mappedFor = `${version}/${this.content.modelId}`;
+    }
+    const recommender = new HybridRecommender(this.model, { runner: this.pool });
+    if (content) recommender.attachContent(content);
     recommender.setPopularity(await this.preferenceCounts());
     if (version !== this.version) this.logger.info({ tenant: this.store.tenant, version: version ?? null }, 'hybrid model loaded');
     this.current = recommender;
@@ -81,5 +95,6 @@ export class TenantHybrid {
     this.current = undefined;
     this.version = undefined;
     this.model = null;
+    this.mappedFor = undefined;
   }
 }
