@@ -6,7 +6,7 @@ export interface ApproximateOptions {
   description?: string;
   /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
   nlist?: number;
-  /** Lists probed per query (IVF). */
+  /** Lists probed per query (IVF); default 16 (5% of the lists at 100k rows, 1.6% at 1M: see bench/results/similar.md). */
   nprobe?: number;
   /** Candidate list size per query (HNSW). */
   efSearch?: number;
@@ -20,6 +20,25 @@ export interface Hit {
 }
 
 const CHUNK_ROWS = 4096;
+
+/** Label state of an approximate index as stored in a snapshot header. */
+export interface PersistedApproximate {
+  description: string;
+  nlist: number;
+  nprobe: number;
+  nextLabel: number;
+  /** Label per snapshot id (same order), -1 when it has none. */
+  labels: number[];
+  /** Ids whose latest version is not in the FAISS file yet. */
+  dirty: string[];
+}
+
+export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
+  if (typeof v !== 'object' || v === null) return false;
+  const o = v as Record<string, unknown>;
+  return typeof o.description === 'string' && typeof o.nlist === 'number' && typeof o.nprobe === 'number'
+    && typeof o.nextLabel === 'number' && Array.isArray(o.labels) && Array.isArray(o.dirty);
+}
 
 /**
  * A FAISS index mirroring a SharedVectorStore. Every stored version of an id gets a
@@ -35,6 +54,7 @@ export class ApproximateIndex {
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private ready = false;
+  private paused = 0;
   /** Some index types (HNSW) cannot remove: their stale labels are filtered at search time. */
   private removeSupported = true;
   /** Last error of a background flush (the index keeps serving; stale labels are filtered). */
@@ -60,7 +80,8 @@ export class ApproximateIndex {
     const nlist = options.nlist ?? Math.min(8192, Math.max(16, Math.round(Math.sqrt(store.size))));
     const description = options.description ?? `IVF${nlist},Flat`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
-    return new ApproximateIndex(store, faiss, description, { ...options, nlist });
+    const nprobe = options.nprobe ?? Math.min(nlist, 16);
+    return new ApproximateIndex(store, faiss, description, { ...options, nlist, nprobe });
   }
 
   /** Trains on a sample and adds every live row. Call once, right after create. */
@@ -123,7 +144,7 @@ export class ApproximateIndex {
   /** Applies every noted change to the FAISS index. */
   flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => (this.dirty.size > 0 ? this.flush() : undefined));
-    if (!this.ready || this.dirty.size === 0) return Promise.resolve();
+    if (!this.ready || this.paused > 0 || this.dirty.size === 0) return Promise.resolve();
     this.flushing = this.applyDirty().finally(() => {
       this.flushing = undefined;
     });
@@ -197,6 +218,66 @@ export class ApproximateIndex {
       hits.push({ id, score: result.distances[i] });
     }
     return hits;
+  }
+
+  /** Stops applying changes (they keep accumulating) until the returned resume is called. */
+  async pause(): Promise<() => void> {
+    this.paused++;
+    while (this.flushing) await this.flushing.catch(() => undefined);
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      this.paused--;
+      if (this.paused === 0 && this.dirty.size > 0) {
+        this.flush().catch((err: unknown) => {
+          this.lastError = err;
+        });
+      }
+    };
+  }
+
+  /**
+   * What a snapshot needs to restore this index (call while paused, in the same tick as
+   * capturing `ids`): the label of each id (-1: none) and the ids whose changes are pending.
+   */
+  persistedState(ids: string[]): PersistedApproximate {
+    const labels = ids.map((id) => this.idToLabel.get(id) ?? -1);
+    return {
+      description: this.description,
+      nlist: this.options.nlist ?? 0,
+      nprobe: this.options.nprobe ?? 0,
+      nextLabel: this.nextLabel,
+      labels,
+      dirty: Array.from(this.dirty).filter((id) => this.store.rowOf(id) !== undefined),
+    };
+  }
+
+  /** Writes the FAISS index (call while paused). */
+  write(file: string): Promise<void> {
+    return this.faiss.write(file);
+  }
+
+  /** Restores an index written by `write` with the label state from `persistedState`. */
+  static async restore(
+    store: SharedVectorStore, addon: FaissAddon, file: string, ids: string[], state: PersistedApproximate, options: ApproximateOptions,
+  ): Promise<ApproximateIndex> {
+    const faiss = await addon.readIndex(file);
+    const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
+    index.nextLabel = state.nextLabel;
+    ids.forEach((id, i) => {
+      const label = state.labels[i];
+      if (label >= 0) {
+        index.labelToId.set(label, id);
+        index.idToLabel.set(id, label);
+      } else {
+        index.dirty.add(id);
+      }
+    });
+    for (const id of state.dirty) index.dirty.add(id);
+    index.ready = true;
+    await index.flush();
+    return index;
   }
 
   setSearchParams(params: { nprobe?: number; efSearch?: number }): void {

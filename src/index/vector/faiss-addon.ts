@@ -30,6 +30,7 @@ export interface FaissIndex {
 export interface FaissAddon {
   FaissIndex: new (dim: number, description: string, metric: 'ip' | 'l2') => FaissIndex;
   readIndex(file: string): Promise<FaissIndex>;
+  /** OpenMP threads for train/add/batched searches (default: all processors). */
   setThreads(n: number): void;
 }
 

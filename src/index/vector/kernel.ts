@@ -9,6 +9,9 @@ export interface KernelExports {
     alive: number, allow: number, k: number, outScores: number, outRows: number,
   ): number;
   kv_score_rows(base: number, stride: number, rows: number, n: number, query: number, out: number): void;
+  kv_topk_multi(
+    base: number, stride: number, begin: number, end: number, desc: number, nq: number, alive: number, sizes: number,
+  ): void;
 }
 
 /** Where the compiled kernel lives: $KINDRED_KERNEL_WASM, else native/build/kernel.wasm of the repo. */
@@ -39,7 +42,7 @@ export function kernelModule(file: string = kernelPath()): WebAssembly.Module {
 function isKernelExports(value: unknown): value is KernelExports {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return ['kv_dot', 'kv_topk', 'kv_score_rows'].every((name) => typeof v[name] === 'function');
+  return ['kv_dot', 'kv_topk', 'kv_score_rows', 'kv_topk_multi'].every((name) => typeof v[name] === 'function');
 }
 
 /** Instantiates the kernel over `memory` (a shared WebAssembly.Memory owned by the caller). */
@@ -49,5 +52,8 @@ export function instantiateKernel(memory: WebAssembly.Memory, file?: string): Ke
   return instance.exports;
 }
 
-/** Bytes the kernel may use at the bottom of memory (its stack); our own regions start above. */
+/** Bytes the kernel may use at the bottom of memory (its 64 KiB stack); our own regions start above. */
 export const KERNEL_RESERVED_BYTES = 128 * 1024;
+
+/** Int32 word (byte offset, above the kernel stack) set to 1 when the owning index is closed. */
+export const CLOSED_FLAG_OFFSET = KERNEL_RESERVED_BYTES - 64;

@@ -20,6 +20,8 @@ export interface LayoutOptions {
   maskSlots: number;
   /** Largest allow-list computed directly (no scan). */
   directMax: number;
+  /** Most queries one batched scan serves. */
+  batchMax: number;
   /** Upper bound on rows (default 4,194,304; lowered to what fits in 4 GiB). */
   maxRows?: number;
 }
@@ -39,9 +41,13 @@ export interface Layout {
   slotsBase: number;
   slotBytes: number;
   slotCount: number;
+  batchMax: number;
   /** Offsets inside a slot. */
   slotQuery: number;
   slotOut: number;
+  /** Batch descriptors: per shard, batchMax records of 4 int32 then batchMax int32 sizes. */
+  slotDesc: number;
+  descBytesPerShard: number;
   aliveBase: number;
   maskBase: number;
   maskBytes: number;
@@ -56,7 +62,9 @@ export function computeLayout(o: LayoutOptions): Layout {
   const slotQuery = 0;
   const slotOut = align(stride * 4, ALIGN);
   const outBytes = Math.max(o.shardsMax * o.kMax * 8, o.directMax * 8);
-  const slotBytes = align(slotOut + outBytes, ALIGN);
+  const slotDesc = align(slotOut + outBytes, ALIGN);
+  const descBytesPerShard = align(o.batchMax * 20, ALIGN);
+  const slotBytes = align(slotDesc + o.shardsMax * descBytesPerShard, ALIGN);
   const slotsBase = KERNEL_RESERVED_BYTES;
   const fixed = slotsBase + o.slots * slotBytes;
   const rowBytes = stride * 4;
@@ -70,8 +78,8 @@ export function computeLayout(o: LayoutOptions): Layout {
   const maskBase = aliveBase + maskBytes;
   const vectorsBase = align(maskBase + o.maskSlots * maskBytes, PAGE_BYTES);
   return {
-    dim: o.dim, stride, kMax: o.kMax, shardsMax: o.shardsMax, directMax: o.directMax,
-    slotsBase, slotBytes, slotCount: o.slots, slotQuery, slotOut,
+    dim: o.dim, stride, kMax: o.kMax, shardsMax: o.shardsMax, directMax: o.directMax, batchMax: o.batchMax,
+    slotsBase, slotBytes, slotCount: o.slots, slotQuery, slotOut, slotDesc, descBytesPerShard,
     aliveBase, maskBase, maskBytes, maskCount: o.maskSlots,
     vectorsBase, maxRows,
   };

@@ -4,7 +4,7 @@ import { SharedVectorStore } from './shared-store';
 /*
  * Snapshot file: "KVIX" | u32 version (1) | u32 header bytes | header JSON | zero pad to
  * a multiple of 4 | rows × dim float32 (little endian), one row per header id.
- * header = { dim, ids: string[], meta }. Only live rows are written.
+ * header = { dim, ids: string[], meta, extra? }. Only live rows are written.
  */
 const MAGIC = 'KVIX';
 const VERSION = 1;
@@ -14,16 +14,21 @@ export interface SnapshotHeader {
   dim: number;
   ids: string[];
   meta: unknown;
+  /** Extra fields (e.g. the approximate index's label state), captured with the ids. */
+  extra?: Record<string, unknown>;
 }
 
 /** Writes the store's live rows to `file` (via a temporary file and rename). */
-export async function writeSnapshot(store: SharedVectorStore, file: string, meta: unknown): Promise<void> {
+export async function writeSnapshot(
+  store: SharedVectorStore, file: string, meta: unknown,
+  extra?: (ids: string[]) => Record<string, unknown>,
+): Promise<void> {
   const release = store.blockCompaction(); // row numbers below stay valid while we write
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     const ids = Array.from(store.ids());
     const rows = ids.map((id) => store.rowOf(id) as number);
-    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta }), 'utf8');
+    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta, extra: extra?.(ids) }), 'utf8');
     const pad = (4 - ((12 + header.length) % 4)) % 4;
     const head = Buffer.alloc(12 + header.length + pad);
     head.write(MAGIC, 0, 'latin1');
@@ -79,7 +84,8 @@ export async function readSnapshot(
     if (typeof h.dim !== 'number' || !Array.isArray(h.ids) || !h.ids.every((x): x is string => typeof x === 'string')) {
       throw new Error(`${file}: bad snapshot header`);
     }
-    const header: SnapshotHeader = { dim: h.dim, ids: h.ids, meta: h.meta };
+    const extra = typeof h.extra === 'object' && h.extra !== null ? (h.extra as Record<string, unknown>) : undefined;
+    const header: SnapshotHeader = { dim: h.dim, ids: h.ids, meta: h.meta, extra };
     onHeader(header);
     let pos = 12 + headerBytes + ((4 - ((12 + headerBytes) % 4)) % 4);
     const rowBytes = header.dim * 4;

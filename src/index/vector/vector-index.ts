@@ -1,9 +1,11 @@
 import type { WorkerPool } from '../../pool';
-import type { VectorSearchTask } from '../../../workers/vector-search';
-import { ApproximateIndex, ApproximateOptions, Hit } from './approximate';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, PersistedApproximate } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
+import { EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
+import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
-import { SlotPool } from './slot-pool';
 import { readSnapshot, writeSnapshot } from './snapshot';
 
 export type { Hit } from './approximate';
@@ -17,9 +19,9 @@ export interface VectorIndexOptions {
   kMax?: number;
   /** Rows to reserve memory for at first (grows by 1.5× as needed). */
   initialRows?: number;
-  /** Hard cap on rows (default: what fits in 4 GiB of wasm32 memory). */
+  /** Hard cap on rows (default 4,194,304, lowered to what fits in 4 GiB of wasm32 memory). */
   maxRows?: number;
-  /** Scans of at most this many rows run on the calling thread, not in workers (default 4096, measured). */
+  /** Scans of at most this many rows run on the calling thread, not in workers (default 2^21 / dim, measured). */
   localScanRows?: number;
   /** Allow-lists up to this size are scored row by row instead of scanning (default 4096). */
   directMax?: number;
@@ -32,6 +34,8 @@ export interface VectorIndexOptions {
   });
   /** Compact once holes exceed this share of rows (default 0.1). */
   compactRatio?: number;
+  /** Serve concurrent worker scans without masks as one batched scan (default true). */
+  batchScans?: boolean;
 }
 
 export interface SearchOptions {
@@ -43,11 +47,9 @@ export interface SearchOptions {
   exact?: boolean;
 }
 
-/** Exclude sets larger than this become a row mask instead of over-fetching. */
-const EXCLUDE_OVERFETCH_MAX = 64;
-const ROW_ALIGN = 32;
 
 let nextStoreNumber = 1;
+
 
 function normalised(vec: Float32Array): Float32Array {
   let sum = 0;
@@ -62,10 +64,6 @@ function normalised(vec: Float32Array): Float32Array {
   return out;
 }
 
-function byScoreDesc(a: Hit, b: Hit): number {
-  return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
 /**
  * Exact (WASM SIMD, optionally parallel) and approximate (FAISS IVF) cosine search over
  * L2-normalised float32 vectors keyed by string id. See docs/decisions/vector.md.
@@ -73,39 +71,35 @@ function byScoreDesc(a: Hit, b: Hit): number {
 export class VectorIndex {
   readonly dim: number;
   readonly store: SharedVectorStore;
-  private readonly storeNumber = nextStoreNumber++;
-  private readonly pool: WorkerPool | undefined;
-  private shards: number;
-  private localScanRows: number;
-  private readonly slots: SlotPool;
-  private readonly masks: SlotPool;
+  private readonly exact: ExactSearch;
   private readonly compactRatio: number;
   private readonly approxOptions: (ApproximateOptions & { minRows?: number }) | undefined;
   private approx: ApproximateIndex | undefined;
   private approxBuilding: Promise<void> | undefined;
   private building: ApproximateIndex | undefined;
+  /** Why the last automatic ANN build failed, if it did. */
+  approxError: unknown;
   private compactTimer: NodeJS.Timeout | undefined;
   private compactScheduled = false;
   private closed = false;
 
   constructor(dim: number, opts: VectorIndexOptions = {}) {
     this.dim = dim;
-    this.pool = opts.pool;
-    this.shards = Math.max(1, Math.min(16, opts.shards ?? opts.pool?.threads ?? 1));
-    const concurrent = opts.concurrentSearches ?? 64;
-    const maskSlots = 4;
+    const shards = Math.max(1, Math.min(16, opts.shards ?? opts.pool?.threads ?? 1));
+    const concurrentSearches = opts.concurrentSearches ?? 64;
     this.store = new SharedVectorStore({
       dim,
       kMax: opts.kMax ?? 1024,
-      shardsMax: this.shards,
-      slots: concurrent,
-      maskSlots,
+      shardsMax: shards,
+      slots: concurrentSearches,
+      maskSlots: EXACT_MASK_SLOTS,
       directMax: opts.directMax ?? 4096,
+      batchMax: 8,
       maxRows: opts.maxRows,
     }, opts.initialRows);
-    this.slots = new SlotPool(concurrent);
-    this.masks = new SlotPool(maskSlots);
-    this.localScanRows = opts.localScanRows ?? 4096;
+    this.exact = new ExactSearch(this.store, nextStoreNumber++, {
+      pool: opts.pool, shards, localScanRows: opts.localScanRows, concurrentSearches, batchScans: opts.batchScans ?? true,
+    });
     this.compactRatio = opts.compactRatio ?? 0.1;
     this.approxOptions = opts.approximate === false ? undefined : (opts.approximate ?? {});
   }
@@ -162,8 +156,11 @@ export class VectorIndex {
 
   private afterMutation(): void {
     const a = this.approxOptions;
-    if (a && !this.approx && !this.approxBuilding && this.store.size >= (a.minRows ?? 50_000)) {
-      void this.rebuildApproximate().catch(() => undefined);
+    if (a && !this.approx && !this.approxBuilding && this.approxError === undefined
+      && this.store.size >= (a.minRows ?? 50_000) && loadFaissAddon() !== null) {
+      this.rebuildApproximate().catch((err: unknown) => {
+        this.approxError = err; // no automatic retry; rebuildApproximate() may be called again
+      });
     }
     const holes = this.store.holeCount;
     if (holes > 1024 && holes > this.compactRatio * this.store.count) this.scheduleCompaction();
@@ -182,6 +179,7 @@ export class VectorIndex {
     this.building = next;
     this.approxBuilding = next.build().then(() => {
       this.building = undefined;
+      this.approxError = undefined;
       if (this.closed) {
         next.close();
         return;
@@ -199,10 +197,11 @@ export class VectorIndex {
     return this.approxBuilding;
   }
 
-  /** Changes how exact scans are split: shards (at most the constructor's) and the local-scan threshold. */
-  setScan(opts: { shards?: number; localScanRows?: number }): void {
-    if (opts.shards !== undefined) this.shards = Math.max(1, Math.min(this.store.layout.shardsMax, opts.shards));
-    if (opts.localScanRows !== undefined) this.localScanRows = Math.max(0, opts.localScanRows);
+  /** Changes how exact scans run: shards (at most the constructor's), the local-scan threshold, batching. */
+  setScan(opts: { shards?: number; localScanRows?: number; batchScans?: boolean }): void {
+    if (opts.batchScans !== undefined) this.exact.batchScans = opts.batchScans;
+    if (opts.shards !== undefined) this.exact.shards = Math.max(1, Math.min(this.store.layout.shardsMax, opts.shards));
+    if (opts.localScanRows !== undefined) this.exact.localScanRows = Math.max(0, opts.localScanRows);
   }
 
   /** Tunes the approximate search (IVF nprobe / HNSW efSearch) of the current and future ANN index. */
@@ -232,13 +231,13 @@ export class VectorIndex {
     const q = normalised(query);
     const { allow, exclude } = opts;
     if (allow instanceof Set && allow.size <= this.store.layout.directMax) {
-      return this.scoreDirect(q, k, allow, exclude);
+      return this.exact.scoreDirect(q, k, allow, exclude);
     }
     if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') {
       const hits = await this.searchApproximate(q, k, allow, exclude);
       if (hits) return hits;
     }
-    return this.searchExact(q, k, allow, exclude);
+    return this.exact.search(q, k, allow, exclude);
   }
 
   private async searchApproximate(
@@ -254,163 +253,6 @@ export class VectorIndex {
     // too few results (a filter the probed lists barely cover): answer exactly instead
     if (hits.length < Math.min(k, eligible)) return undefined;
     return hits;
-  }
-
-  /** Scores the listed ids one by one on this thread (small allow-lists). */
-  private async scoreDirect(q: Float32Array, k: number, allow: ReadonlySet<string>, exclude?: ReadonlySet<string>): Promise<Hit[]> {
-    const slot = await this.slots.acquire();
-    const token = this.store.beginRead();
-    try {
-      const layout = this.store.layout;
-      const slotBase = layout.slotsBase + slot * layout.slotBytes;
-      const queryPtr = slotBase + layout.slotQuery;
-      const rowsPtr = slotBase + layout.slotOut;
-      const scoresPtr = rowsPtr + layout.directMax * 4;
-      this.writeQuery(q, queryPtr);
-      const ids: string[] = [];
-      const rows = new Int32Array(this.store.memory.buffer, rowsPtr, layout.directMax);
-      for (const id of allow) {
-        if (exclude?.has(id)) continue;
-        const row = this.store.rowOf(id);
-        if (row === undefined) continue;
-        rows[ids.length] = row;
-        ids.push(id);
-      }
-      this.store.kernel.kv_score_rows(this.store.layout.vectorsBase, layout.stride, rowsPtr, ids.length, queryPtr, scoresPtr);
-      const scores = new Float32Array(this.store.memory.buffer, scoresPtr, ids.length);
-      const hits = ids.map((id, i) => ({ id, score: scores[i] }));
-      hits.sort(byScoreDesc);
-      return hits.slice(0, k);
-    } finally {
-      this.store.endRead(token);
-      this.slots.release(slot);
-    }
-  }
-
-  private writeQuery(q: Float32Array, ptr: number): void {
-    const f32 = this.store.f32();
-    f32.set(q, ptr >> 2);
-    const stride = this.store.layout.stride;
-    if (stride > this.dim) f32.fill(0, (ptr >> 2) + this.dim, (ptr >> 2) + stride);
-  }
-
-  /** Exact top-k by scanning every live row (in worker shards for large indexes). */
-  private async searchExact(
-    q: Float32Array, k: number,
-    allow: ReadonlySet<string> | ((id: string) => boolean) | undefined,
-    exclude: ReadonlySet<string> | undefined,
-  ): Promise<Hit[]> {
-    const useMask = allow !== undefined || (exclude !== undefined && exclude.size > EXCLUDE_OVERFETCH_MAX);
-    const slot = await this.slots.acquire();
-    const mask = useMask ? await this.masks.acquire() : -1;
-    const token = this.store.beginRead();
-    try {
-      const store = this.store;
-      const layout = store.layout;
-      const count = store.count;
-      const slotBase = layout.slotsBase + slot * layout.slotBytes;
-      const queryPtr = slotBase + layout.slotQuery;
-      const outBase = slotBase + layout.slotOut;
-      this.writeQuery(q, queryPtr);
-      let maskPtr = 0;
-      let excludedInIndex = 0;
-      if (mask >= 0) {
-        maskPtr = layout.maskBase + mask * layout.maskBytes;
-        this.fillMask(maskPtr, count, allow, exclude);
-      } else if (exclude) {
-        for (const id of exclude) if (store.rowOf(id) !== undefined) excludedInIndex++;
-      }
-      const kScan = Math.min(layout.kMax, k + excludedInIndex);
-      const local = !this.pool || count <= this.localScanRows;
-      // each shard gets at least localScanRows rows: smaller pieces cost more in hops than they save
-      const shards = local ? 1 : Math.min(this.shards, Math.ceil(count / Math.max(1, this.localScanRows)));
-      const outs: Array<{ scores: number; rows: number; n: number }> = [];
-      if (local) {
-        const scores = outBase;
-        const rows = outBase + layout.kMax * 4;
-        const n = store.kernel.kv_topk(layout.vectorsBase, layout.stride, 0, count, queryPtr, layout.aliveBase, maskPtr, kScan, scores, rows);
-        outs.push({ scores, rows, n });
-      } else {
-        const pool = this.pool as WorkerPool;
-        const per = Math.ceil(count / shards / ROW_ALIGN) * ROW_ALIGN;
-        const tasks: Array<Promise<number>> = [];
-        for (let s = 0; s < shards; s++) {
-          const begin = s * per;
-          const end = Math.min(count, begin + per);
-          if (begin >= end) break;
-          const scores = outBase + s * layout.kMax * 8;
-          const rows = scores + layout.kMax * 4;
-          const task: VectorSearchTask = {
-            store: this.storeNumber, memory: store.memory, base: layout.vectorsBase, stride: layout.stride,
-            begin, end, query: queryPtr, alive: layout.aliveBase, allow: maskPtr, k: kScan,
-            outScores: scores, outRows: rows,
-          };
-          const i = outs.length;
-          outs.push({ scores, rows, n: 0 });
-          tasks.push(pool.run<number>('vector-search', task).then((n) => (outs[i].n = n)));
-        }
-        await Promise.all(tasks);
-      }
-      return this.collect(outs, k, mask >= 0 ? undefined : exclude);
-    } finally {
-      this.store.endRead(token);
-      if (mask >= 0) this.masks.release(mask);
-      this.slots.release(slot);
-    }
-  }
-
-  /** Row bitmap for one query: allowed rows (all when no allow) minus excluded rows. */
-  private fillMask(
-    maskPtr: number, count: number,
-    allow: ReadonlySet<string> | ((id: string) => boolean) | undefined,
-    exclude: ReadonlySet<string> | undefined,
-  ): void {
-    const store = this.store;
-    const words = Math.ceil(count / 32);
-    const mask = new Uint32Array(store.memory.buffer, maskPtr, words);
-    if (allow === undefined) {
-      mask.fill(0xffffffff);
-    } else if (typeof allow === 'function') {
-      mask.fill(0);
-      for (let r = 0; r < count; r++) {
-        const id = store.idOf(r);
-        if (id !== undefined && store.rowOf(id) === r && allow(id)) mask[r >> 5] |= 1 << (r & 31);
-      }
-    } else {
-      mask.fill(0);
-      for (const id of allow) {
-        const r = store.rowOf(id);
-        if (r !== undefined && r < count) mask[r >> 5] |= 1 << (r & 31);
-      }
-    }
-    if (exclude) {
-      for (const id of exclude) {
-        const r = store.rowOf(id);
-        if (r !== undefined && r < count) mask[r >> 5] &= ~(1 << (r & 31));
-      }
-    }
-  }
-
-  /** Merges shard outputs: keeps rows still alive, one hit per id, best k first. */
-  private collect(outs: Array<{ scores: number; rows: number; n: number }>, k: number, exclude?: ReadonlySet<string>): Hit[] {
-    const buffer = this.store.memory.buffer;
-    const best = new Map<string, number>();
-    for (const out of outs) {
-      const scores = new Float32Array(buffer, out.scores, out.n);
-      const rows = new Int32Array(buffer, out.rows, out.n);
-      for (let i = 0; i < out.n; i++) {
-        const row = rows[i];
-        if (!this.store.isAlive(row)) continue;
-        const id = this.store.idOf(row);
-        if (id === undefined || exclude?.has(id)) continue;
-        const prev = best.get(id);
-        if (prev === undefined || scores[i] > prev) best.set(id, scores[i]);
-      }
-    }
-    const hits: Hit[] = [];
-    for (const [id, score] of best) hits.push({ id, score });
-    hits.sort(byScoreDesc);
-    return hits.slice(0, k);
   }
 
   private scheduleCompaction(): void {
@@ -442,35 +284,79 @@ export class VectorIndex {
     }
   }
 
-  /** Writes the live vectors and `meta` (e.g. the change-feed sequence they reflect) to `file`. */
-  snapshot(file: string, meta: unknown = null): Promise<void> {
-    return writeSnapshot(this.store, file, meta);
+  /**
+   * Writes the live vectors and `meta` (e.g. the change-feed sequence they reflect) to
+   * `file`; a ready approximate index goes to `<file>.ann-<n>.faiss` alongside, with its
+   * label state in the header, so `load` need not rebuild it.
+   */
+  async snapshot(file: string, meta: unknown = null): Promise<void> {
+    const approx = this.approx?.isReady ? this.approx : undefined;
+    const resume = approx ? await approx.pause() : undefined;
+    try {
+      let annFile: string | undefined;
+      let annState: PersistedApproximate | undefined;
+      await writeSnapshot(this.store, file, meta, (ids) => {
+        if (!approx) return {};
+        annFile = `${path.basename(file)}.ann-${Date.now().toString(36)}.faiss`;
+        annState = approx.persistedState(ids);
+        return { annFile, ann: annState };
+      }).then(async () => {
+        if (!approx || !annFile) return;
+        // the header now names annFile: write it, then drop older ones
+        const full = path.join(path.dirname(file), annFile);
+        await approx.write(`${full}.tmp`);
+        await fs.promises.rename(`${full}.tmp`, full);
+      });
+      const keep = annFile;
+      const prefix = `${path.basename(file)}.ann-`;
+      for (const name of await fs.promises.readdir(path.dirname(file))) {
+        if (name.startsWith(prefix) && name !== keep) await fs.promises.rm(path.join(path.dirname(file), name), { force: true });
+      }
+    } finally {
+      resume?.();
+    }
   }
 
   /**
-   * Loads a snapshot written by `snapshot`. The approximate index (if enabled and large
-   * enough) builds in the background; exact search serves meanwhile.
+   * Loads a snapshot written by `snapshot`. A saved approximate index is read back when
+   * the addon is available; otherwise it is rebuilt in the background once large enough
+   * (exact search serves meanwhile).
    */
   static async load(file: string, opts: VectorIndexOptions = {}): Promise<{ index: VectorIndex; meta: unknown }> {
     let index: VectorIndex | undefined;
     let ids: string[] = [];
     let meta: unknown = null;
+    let extra: Record<string, unknown> | undefined;
     await readSnapshot(file, (header) => {
       index = new VectorIndex(header.dim, { ...opts, initialRows: Math.max(opts.initialRows ?? 0, header.ids.length) });
       ids = header.ids;
       meta = header.meta;
+      extra = header.extra;
     }, (first, rows) => {
       const ix = index as VectorIndex;
       for (let i = 0; i * ix.dim < rows.length; i++) ix.store.put(ids[first + i], rows.subarray(i * ix.dim, (i + 1) * ix.dim));
     });
     const loaded = index as VectorIndex;
+    const addon = loadFaissAddon();
+    if (addon && loaded.approxOptions && extra && typeof extra.annFile === 'string' && isPersistedApproximate(extra.ann)) {
+      const annPath = path.join(path.dirname(file), extra.annFile);
+      if (fs.existsSync(annPath)) {
+        loaded.approx = await ApproximateIndex.restore(loaded.store, addon, annPath, ids, extra.ann, loaded.approxOptions);
+      }
+    }
     loaded.afterMutation();
     return { index: loaded, meta };
   }
 
-  /** Stops background work; searches in flight finish, later calls must not be made. */
+  /**
+   * Stops background work (compaction, ANN upkeep) and lets workers drop their kernel
+   * instance. Searches in flight or queued still complete (swap a generation, then close
+   * the old one); drop the index afterwards.
+   */
   close(): void {
     this.closed = true;
+    // workers drop their cached kernel instance (and so the memory) at their next task
+    Atomics.store(new Int32Array(this.store.memory.buffer, CLOSED_FLAG_OFFSET, 1), 0, 1);
     if (this.compactTimer) clearTimeout(this.compactTimer);
     this.approx?.close();
     this.building?.close();

@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { VectorIndex } from '../../../src/index/vector';
+import { randomUnit, referenceTopK, rng } from './helpers';
+
+/** Clustered data (where IVF does well): 50 centres, points = centre + small noise. */
+function clustered(n: number, dim: number, seed: number): Map<string, Float32Array> {
+  const next = rng(seed);
+  const centres = Array.from({ length: 50 }, () => randomUnit(dim, next));
+  const out = new Map<string, Float32Array>();
+  for (let i = 0; i < n; i++) {
+    const c = centres[i % centres.length];
+    const noise = randomUnit(dim, next);
+    const v = new Float32Array(dim);
+    for (let j = 0; j < dim; j++) v[j] = c[j] + 0.5 * noise[j];
+    out.set(`p${i}`, v);
+  }
+  return out;
+}
+
+function normalisedCopy(v: Float32Array): Float32Array {
+  let s = 0;
+  for (const x of v) s += x * x;
+  return v.map((x) => x / Math.sqrt(s));
+}
+
+const available = VectorIndex.approximateAvailable();
+
+(available ? describe : describe.skip)('VectorIndex approximate (FAISS IVF addon)', function () {
+  this.timeout(60_000);
+
+  it('builds once large enough, recalls exact results and follows upserts and removals', async () => {
+    const dim = 32;
+    const data = clustered(6000, dim, 3);
+    const index = new VectorIndex(dim, { approximate: { minRows: 5000, nprobe: 8 } });
+    for (const [id, v] of data) index.upsert(id, v);
+    assert.notEqual(index.approximateState, 'off', 'build started at minRows');
+    await index.flushApproximate();
+    assert.equal(index.approximateState, 'ready');
+    const reference = new Map(Array.from(data, ([id, v]) => [id, normalisedCopy(v)] as const));
+    const next = rng(8);
+    let hit = 0;
+    const queries = 30;
+    for (let i = 0; i < queries; i++) {
+      const q = normalisedCopy(data.get(`p${Math.floor(next() * 6000)}`) as Float32Array);
+      const approx = await index.search(q, 10);
+      const exact = new Set(referenceTopK(reference, q, 10).map((h) => h.id));
+      assert.equal(approx.length, 10);
+      for (let j = 1; j < approx.length; j++) assert.ok(approx[j - 1].score >= approx[j].score, 'sorted');
+      for (const h of approx) if (exact.has(h.id)) hit++;
+    }
+    assert.ok(hit / (queries * 10) >= 0.9, `recall@10 ${hit / (queries * 10)}`);
+
+    // removal is reflected at once (filtered), upsert after a flush
+    const q = normalisedCopy(data.get('p42') as Float32Array);
+    const first = (await index.search(q, 1))[0];
+    assert.equal(first.id, 'p42');
+    index.remove('p42');
+    assert.ok(!(await index.search(q, 10)).some((h) => h.id === 'p42'));
+    index.upsert('new', q);
+    await index.flushApproximate();
+    assert.equal((await index.search(q, 1))[0].id, 'new');
+    // exclude and a large allow-set go through FAISS too
+    const excl = new Set(['new']);
+    assert.ok(!(await index.search(q, 10, { exclude: excl })).some((h) => h.id === 'new'));
+    const allow = new Set(Array.from({ length: 5000 }, (_, i) => `p${i * 1 + 1000}`).filter((id) => index.has(id)));
+    const allowed = await index.search(q, 10, { allow });
+    assert.ok(allowed.length === 10 && allowed.every((h) => allow.has(h.id)));
+    index.close();
+  });
+
+  it('rebuilds aside while searches continue', async () => {
+    const dim = 16;
+    const data = clustered(3000, dim, 4);
+    const index = new VectorIndex(dim, { approximate: { minRows: 1_000_000 } });
+    for (const [id, v] of data) index.upsert(id, v);
+    assert.equal(index.approximateState, 'off');
+    const rebuilt = index.rebuildApproximate();
+    const q = normalisedCopy(data.get('p7') as Float32Array);
+    const during = await index.search(q, 5); // served by the exact scan meanwhile
+    assert.equal(during[0].id, 'p7');
+    index.upsert('late', q);
+    await rebuilt;
+    await index.flushApproximate();
+    assert.equal(index.approximateState, 'ready');
+    const after = await index.search(q, 2);
+    assert.deepEqual(after.map((h) => h.id).sort(), ['late', 'p7']);
+    index.close();
+  });
+
+  it('persists the FAISS index with a snapshot and restores it without a rebuild', async () => {
+    const dim = 24;
+    const data = clustered(4000, dim, 5);
+    const index = new VectorIndex(dim, { approximate: { minRows: 1000 } });
+    for (const [id, v] of data) index.upsert(id, v);
+    await index.flushApproximate();
+    index.remove('p1');
+    index.upsert('p2', data.get('p3') as Float32Array); // pending change at snapshot time
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-ann-'));
+    const file = path.join(dir, 'key.kvix');
+    await index.snapshot(file, { seq: 7 });
+    await index.snapshot(file, { seq: 8 });
+    const annFiles = fs.readdirSync(dir).filter((f) => f.endsWith('.faiss'));
+    assert.equal(annFiles.length, 1, 'older ANN files are removed');
+    const { index: loaded, meta } = await VectorIndex.load(file, { approximate: { minRows: 1000 } });
+    assert.deepEqual(meta, { seq: 8 });
+    assert.equal(loaded.approximateState, 'ready', 'restored, not rebuilding');
+    await loaded.flushApproximate();
+    const q = normalisedCopy(data.get('p3') as Float32Array);
+    const hits = await loaded.search(q, 3);
+    assert.deepEqual(hits.slice(0, 2).map((h) => h.id).sort(), ['p2', 'p3']);
+    assert.ok(!(await loaded.search(normalisedCopy(data.get('p1') as Float32Array), 10)).some((h) => h.id === 'p1'));
+    const exact = await loaded.search(q, 10, { exact: true });
+    const approx = await loaded.search(q, 10);
+    assert.ok(approx.filter((h) => exact.some((e) => e.id === h.id)).length >= 9);
+    index.close();
+    loaded.close();
+  });
+
+  it('survives searches, upserts, removals, compaction and a snapshot all at once', async () => {
+    const dim = 16;
+    const data = clustered(3000, dim, 9);
+    const index = new VectorIndex(dim, { approximate: { minRows: 1000 }, compactRatio: 0.01 });
+    for (const [id, v] of data) index.upsert(id, v);
+    await index.flushApproximate();
+    const next = rng(10);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-stress-')), 'k.kvix');
+    const pending: Array<Promise<unknown>> = [];
+    for (let round = 0; round < 100; round++) {
+      const q = randomUnit(dim, next);
+      pending.push(index.search(q, 10).then((hits) => {
+        assert.equal(new Set(hits.map((h) => h.id)).size, hits.length, 'no duplicates');
+      }));
+      pending.push(index.search(q, 5, { exact: true }));
+      for (let j = 0; j < 30; j++) {
+        const id = `p${Math.floor(next() * 3500)}`;
+        if (next() < 0.5) index.remove(id);
+        else index.upsert(id, randomUnit(dim, next));
+      }
+      if (round === 50) pending.push(index.snapshot(file));
+      if (round % 10 === 0) await new Promise((r) => setTimeout(r, 1));
+    }
+    await Promise.all(pending);
+    await index.flushApproximate();
+    await index.compact();
+    // settled: every ANN hit is live and scores match the stored vectors
+    const q = randomUnit(dim, next);
+    for (const h of await index.search(q, 20)) {
+      assert.ok(index.has(h.id));
+      const v = index.vectorOf(h.id) as Float32Array;
+      let d = 0;
+      for (let i = 0; i < dim; i++) d += v[i] * q[i];
+      assert.ok(Math.abs(d - h.score) < 1e-4, `score of ${h.id}`);
+    }
+    const { index: loaded } = await VectorIndex.load(file, { approximate: { minRows: 1000 } });
+    assert.ok(loaded.size > 0);
+    loaded.close();
+    index.close();
+  });
+});
