@@ -4,6 +4,7 @@ import * as documents from '../../services/documents';
 import * as users from '../../services/users';
 import { deleteAllDataRoute } from '../common/admin';
 import { batchRoute } from '../common/batch';
+import { clusterRoutes } from '../common/cluster-routes';
 import { V2 } from '../common/dialect';
 import { recommendRoutes } from '../common/recommend-routes';
 import { keywordListing, keywordListingQuery } from '../common/search-routes';
@@ -35,6 +36,7 @@ export const v2Routes: RouteDef[] = [
     createUser: (req) => users.createNumberedUser(req.tenant),
   }),
   ...recommendRoutes({ d: V2, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: false, hybrid: false, idParam: integerId }),
+  ...clusterRoutes({ d: V2, deleteStatus: 201 }),
   batchRoute(),
   deleteAllDataRoute(),
 ];

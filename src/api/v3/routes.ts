@@ -1,6 +1,7 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
 import { deleteAllDataRoute } from '../common/admin';
 import { batchRoute } from '../common/batch';
+import { clusterRoutes } from '../common/cluster-routes';
 import { V5 } from '../common/dialect';
 import { recommendRoutes } from '../common/recommend-routes';
 import { keywordListing, keywordListingQuery } from '../common/search-routes';
@@ -15,6 +16,7 @@ export const v3Routes: RouteDef[] = [
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),
   ...recommendRoutes({ d: V5, filter: false, expandMeta: true, fieldsDefault: [], similarToIds: false, hybrid: 'v3' }),
+  ...clusterRoutes({ d: V5, deleteStatus: 200 }),
   batchRoute(),
   deleteAllDataRoute(),
 ];

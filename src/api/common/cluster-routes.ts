@@ -1,0 +1,51 @@
+import { pagedReply, pageOf, paginationQuery } from '../../http/pagination';
+import type { RequestContext, RouteDef } from '../../http/route';
+import { ClusterService, clusterService, MAX_CLUSTERS, MIN_CLUSTERS } from '../../services/clusters';
+import type { Dialect } from './dialect';
+import { ok, route } from './handlers';
+import { objectQuery } from './schemas';
+
+export interface ClusterRoutesOptions {
+  d: Dialect;
+  /** Status of a successful delete: 200 in v3, 201 in v2. */
+  deleteStatus: number;
+}
+
+/** Reading a model answers 201 in both versions, as the spec gives it. */
+const READ_STATUS = 201;
+
+const createBody = objectQuery({ number_clusters: { type: 'integer', minimum: MIN_CLUSTERS, maximum: MAX_CLUSTERS } }, ['number_clusters']);
+
+const modelId = (req: RequestContext) => ClusterService.modelId(req.params.id);
+const clusterId = (req: RequestContext) => ClusterService.clusterId(req.params.cluster_id);
+
+/** Cluster models (v2, v3): one table of rows shared by both versions; the dialect maps document ids. */
+export function clusterRoutes(o: ClusterRoutesOptions): RouteDef[] {
+  const { d } = o;
+  return [
+    route('POST', '/cluster-models', async (req) => {
+      const { number_clusters } = req.body as { number_clusters: number };
+      return ok(await clusterService().create(req.tenant, number_clusters), 201);
+    }, { body: createBody }),
+    route('GET', '/cluster-models', async (req) => {
+      const page = pageOf(req.query);
+      const list = await clusterService().list(req.tenant, page);
+      return pagedReply(req, list.items, list.total, page);
+    }, { query: objectQuery(paginationQuery) }),
+    route('GET', '/cluster-models/:id', async (req) => ok(await clusterService().get(req.tenant, modelId(req)), READ_STATUS)),
+    route('DELETE', '/cluster-models/:id', async (req) => ok(await clusterService().delete(req.tenant, modelId(req)), o.deleteStatus)),
+    route('GET', '/cluster-models/:id/clusters', async (req) => ok(await clusterService().clusters(req.tenant, modelId(req)))),
+    route('GET', '/cluster-models/:id/clusters/:cluster_id/documents', async (req) => {
+      const ids = await clusterService().documents(req.tenant, modelId(req), clusterId(req));
+      // v2 shows integer ids and only documents with integer ids (those it can address).
+      return ok(ids.filter((id) => d.visible(id)).map((id) => d.id(id)));
+    }),
+    route('GET', '/cluster-models/:id/clusters/:cluster_id/words', async (req) =>
+      ok(await clusterService().words(req.tenant, modelId(req), clusterId(req)))),
+    route('GET', '/cluster-models/:id/clusters/:cluster_id/word-cloud', async (req) => ({
+      status: 200,
+      body: await clusterService().wordCloud(req.tenant, modelId(req), clusterId(req)),
+      headers: { 'Content-Type': 'image/svg+xml; charset=utf-8' },
+    })),
+  ];
+}
