@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import path from 'node:path';
 import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
@@ -38,7 +39,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   for (const key of config.apiKeys) await registerKey(storage, key, 'from KINDRED_API_KEYS');
   const pool = new WorkerPool({ threads: config.workers });
   const changes = new ChangeBus();
-  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth), logger);
+  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index')), logger);
   const clusters = new ClusterService(storage, pool, indexes, logger);
   registerClusterService(clusters);
   const refit = cron.schedule(config.refitCron, () => {

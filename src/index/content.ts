@@ -10,6 +10,7 @@ import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
 import { VectorIndex } from './vector';
 import type { RerankTask } from '../../workers/rerank';
+import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 
 export interface ContentSettings {
   /** Candidates the vector index returns for the second stage (TF-IDF rerank). */
@@ -19,10 +20,16 @@ export interface ContentSettings {
   /** Texts the corpus model is fitted on at most (an even sample of the key's documents). */
   maxFitTexts: number;
   wordVectorCacheFile: string;
+  /** Where each key's index is snapshotted for fast restarts (a directory per key); none when unset. */
+  snapshotDir?: string;
+  /** How often a changed index is snapshotted. */
+  snapshotEveryMs: number;
 }
 
-export function defaultContentSettings(cacheDir: string, refitGrowth = 2): ContentSettings {
+export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string): ContentSettings {
   return {
+    snapshotDir,
+    snapshotEveryMs: 5 * 60_000,
     candidates: 200,
     refitGrowth,
     maxFitTexts: 30_000,
@@ -87,6 +94,10 @@ export class TenantContent {
   private refitting: Promise<void> | undefined;
   /** Ids written while a refit re-embeds the corpus: replayed on the new generation. */
   private dirtyDuringRefit: Set<string> | undefined;
+  /** Whether the index changed since the last snapshot. */
+  private dirty = false;
+  private persisting: Promise<void> | undefined;
+  private readonly snapshotTimer: NodeJS.Timeout | undefined;
   readonly ready: Promise<void>;
 
   constructor(
@@ -95,7 +106,71 @@ export class TenantContent {
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
   ) {
-    this.ready = this.rebuild();
+    this.ready = this.restore().then((restored) => (restored ? undefined : this.rebuild()));
+    if (settings.snapshotDir) {
+      this.snapshotTimer = setInterval(() => void this.persist(), settings.snapshotEveryMs);
+      this.snapshotTimer.unref();
+    }
+  }
+
+  private get snapshotPath(): string | undefined {
+    return this.settings.snapshotDir ? path.join(this.settings.snapshotDir, this.store.tenant) : undefined;
+  }
+
+  /**
+   * Loads the last snapshot, then catches up from storage: documents written after it (or missing
+   * from it) are re-embedded, documents deleted since are dropped.
+   */
+  private async restore(): Promise<boolean> {
+    const dir = this.snapshotPath;
+    if (!dir) return false;
+    const started = Date.now();
+    let snapshot;
+    try {
+      snapshot = await loadContentSnapshot(dir, { pool: this.pool });
+    } catch (error) {
+      this.logger.warn({ err: error, tenant: this.store.tenant }, 'content snapshot unreadable; rebuilding');
+      return false;
+    }
+    if (!snapshot) return false;
+    const info = modelInfo(snapshot.model);
+    if (info.id !== snapshot.meta.modelId) return false;
+    this.generation = {
+      model: snapshot.model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(snapshot.model),
+      fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index, terms: snapshot.terms,
+    };
+    // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
+    const since = new Date(Date.parse(snapshot.meta.savedAt) - 5_000).toISOString();
+    const stored = new Set<string>();
+    for await (const batch of this.store.documents.scan(5000)) {
+      for (const doc of batch) {
+        stored.add(doc.id);
+        if (!snapshot.index.has(doc.id) || doc.updated_at >= since) this.pending.add(doc.id);
+      }
+    }
+    for (const id of [...snapshot.index.ids()]) if (!stored.has(id)) this.pending.add(id);
+    this.scheduleFlush();
+    this.logger.info({ tenant: this.store.tenant, documents: snapshot.index.size, catchUp: this.pending.size, ms: Date.now() - started }, 'content index restored');
+    return true;
+  }
+
+  /** Snapshots the index if it changed: every write acknowledged before it starts is in it. */
+  persist(): Promise<void> {
+    const dir = this.snapshotPath;
+    if (!dir || !this.dirty || this.refitting) return this.persisting ?? Promise.resolve();
+    this.persisting ??= (async () => {
+      const savedAt = new Date().toISOString();
+      this.dirty = false;
+      await this.settled();
+      const { model, index, terms, fittedDocs } = this.generation;
+      await saveContentSnapshot(dir, { model, index, terms, meta: { modelId: modelInfo(model).id, fittedDocs, savedAt } });
+    })().catch((error: unknown) => {
+      this.dirty = true;
+      this.logger.error({ err: error, tenant: this.store.tenant }, 'content snapshot failed');
+    }).finally(() => {
+      this.persisting = undefined;
+    });
+    return this.persisting;
   }
 
   get size(): number {
@@ -154,6 +229,7 @@ export class TenantContent {
     await this.embedInto(next, docs);
     const previous = this.generation;
     this.generation = next;
+    this.dirty = true;
     previous?.index.close();
     const dirty = this.dirtyDuringRefit;
     this.dirtyDuringRefit = undefined;
@@ -200,6 +276,7 @@ export class TenantContent {
         generation.terms.delete(id);
       });
       if (present.length) await this.embedInto(generation, present);
+      this.dirty = true;
     }
     this.maybeRefit();
   }
@@ -285,7 +362,11 @@ export class TenantContent {
       .slice(0, k);
   }
 
-  close(): void {
+  /** Stops timers and snapshots what changed (graceful shutdown), then frees the index. */
+  async close(): Promise<void> {
+    if (this.snapshotTimer) clearInterval(this.snapshotTimer);
+    await this.ready.catch(() => undefined);
+    await this.persist();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.generation?.index.close();
   }

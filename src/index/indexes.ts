@@ -120,8 +120,8 @@ export class TenantIndexes {
     await this.queue;
   }
 
-  close(): void {
-    this.content.close();
+  close(): Promise<void> {
+    return this.content.close();
   }
 }
 
@@ -168,7 +168,7 @@ export class Indexes {
 
   async close(): Promise<void> {
     this.unsubscribe();
-    for (const indexes of this.tenants.values()) indexes.close();
+    await Promise.all([...this.tenants.values()].map((indexes) => indexes.close()));
     await this.keywords.close();
   }
 }

@@ -48,7 +48,33 @@ export function detectCharset(bytes: Uint8Array, contentType: string | null): st
   return charsetFromBom(bytes) ?? charsetFromContentType(contentType) ?? charsetFromMeta(bytes) ?? 'utf-8';
 }
 
+/** windows-1252 code points for bytes 0x80-0x9f (0 = undefined, kept as the C1 control like the WHATWG decoder). */
+const CP1252_HIGH = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
+  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+];
+
+/**
+ * Node 20's TextDecoder('windows-1252') (also used for the iso-8859-1 / us-ascii labels) decodes
+ * as plain Latin-1, leaving bytes 0x80-0x9f as C1 controls instead of € ‘ ’ “ ” – — …; decode it here.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  let out = '';
+  const CHUNK = 8192;
+  for (let start = 0; start < bytes.length; start += CHUNK) {
+    const codes: number[] = [];
+    const end = Math.min(bytes.length, start + CHUNK);
+    for (let i = start; i < end; i++) {
+      const b = bytes[i];
+      codes.push(b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] || b : b);
+    }
+    out += String.fromCharCode(...codes);
+  }
+  return out;
+}
+
 export function decodeHtml(bytes: Uint8Array, contentType: string | null): { text: string; charset: string } {
   const charset = detectCharset(bytes, contentType);
-  return { text: new TextDecoder(charset).decode(bytes), charset };
+  const text = charset === 'windows-1252' ? decodeWindows1252(bytes) : new TextDecoder(charset).decode(bytes);
+  return { text, charset };
 }

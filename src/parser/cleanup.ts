@@ -11,6 +11,7 @@ import { normaliseSpace } from './text';
 const NOISE_NAMES =
   /(?:^|[\s_-])(?:cookie|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|paywall|share|sharing|social|comments?|disqus|respond|reply|advert|advertisement|ads?|adslot|ad-slot|dfp|sponsor|sponsored|promo|outbrain|taboola|related|recommended|recirc|more-stories|read-more|popular|trending|breadcrumbs?|skip-link|print-only|visually-hidden|sr-only)(?:$|[\s_-])/i;
 const KEEP_NAMES = /(?:^|[\s_-])(?:article|post|entry|story|main|content|body|text)(?:$|[\s_-])/i;
+const BYLINE = '[rel="author"], [itemprop~="author"], [class*="byline" i], [id*="byline" i], [class*="author" i]';
 const NOISE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 
 function textLength(element: Element): number {
@@ -38,8 +39,9 @@ function isNoiseContainer(element: Element): boolean {
   const byName = NOISE_NAMES.test(names) && !KEEP_NAMES.test(names);
   const byTag = tag === 'nav' || (tag === 'footer' && !element.closest('article')) || tag === 'dialog';
   if (!byRole && !byName && !byTag) return false;
-  // never remove something that holds article prose
+  // never remove something that holds article prose or the byline
   if (longestParagraph(element) > 280) return false;
+  if (element.matches(BYLINE) || element.querySelector(BYLINE)) return false;
   const length = textLength(element);
   if (length < 1500) return true;
   return linkTextLength(element) / length > 0.5;

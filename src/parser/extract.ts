@@ -18,7 +18,7 @@ import {
 } from './metadata';
 import { summarise } from './summary';
 import { normaliseSpace, paragraphsOf } from './text';
-import { chooseTitle, siteNamesOf } from './title';
+import { chooseJsonLdTitle, chooseTitle, siteNamesOf } from './title';
 import type { ArticleResult } from './types';
 
 export interface ExtractOptions {
@@ -44,22 +44,48 @@ export function parseHtml(html: string, url: string): JSDOM {
   });
 }
 
+const MONTH = '(?:january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\\.?';
+const BYLINE_DATE = new RegExp(
+  [
+    '(?:last\\s+)?(?:updated|published|posted)(?:\\s+on)?:?',
+    '\\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thu|fri|sat|sun)\\.?,?(?=\\s)',
+    `\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s*\\d{4})?`,
+    `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}(?:,?\\s*\\d{4})?`,
+    '\\b\\d{1,4}[/.-]\\d{1,2}[/.-]\\d{1,4}\\b',
+    '\\b(?:at\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?\\s*(?:[ap]\\.?m\\.?)?(?:\\s*(?:UTC|GMT|[ECMP][SD]T))?',
+  ].join('|'),
+  'gi',
+);
+
 function cleanAuthor(raw: string | null | undefined): string | null {
   if (!raw) return null;
   let text = normaliseSpace(raw);
   if (/^https?:\/\//i.test(text)) return null;
-  text = text.replace(/^(?:by|von|par|por|door|di|av)\s+/i, '').replace(/\s*[|,;-]\s*$/, '').trim();
-  if (!text || text.length > 200) return null;
+  // bylines often carry the date ("By Jane Doe March 25, 2015 3:46 PM"); keep the name, drop a byline that is only a date
+  text = normaliseSpace(text.replace(BYLINE_DATE, ' ')).replace(/^[\s,|·•-]+|[\s,|·•-]+$/g, '');
+  text = text.replace(/^(?:by|von|par|por|door|di|av)\s+/i, '').replace(/\s+(?:on|at)$/i, '').trim();
+  if (!text || text.length > 200 || !/\p{L}{2}/u.test(text)) return null;
   return text;
 }
 
-function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: string | null | undefined): string {
+/** A byline element as Readability would find it, read before clean-up can move the document around. */
+function findByline(doc: Document): string | null {
+  for (const element of Array.from(doc.querySelectorAll('[rel="author"], [itemprop~="author"], [class*="byline" i], [id*="byline" i]')).slice(0, 20)) {
+    const named = element.querySelector('[itemprop~="name"]') ?? element;
+    const text = normaliseSpace(named.textContent ?? '');
+    if (text && text.length < 100) return text;
+  }
+  return null;
+}
+
+function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: string | null | undefined, foundByline: string | null): string {
   const articleAuthor = values.get('article:author');
   const candidates = [
     jsonLdName,
-    firstMeta(values, ['author', 'dc.creator', 'dc:creator', 'dcterm:creator', 'dcterms.creator', 'parsely-author', 'sailthru.author']),
+    firstMeta(values, ['dc:creator', 'dc.creator', 'dcterm:creator', 'dcterms.creator', 'author', 'parsely-author', 'sailthru.author']),
     articleAuthor && !/^https?:\/\//i.test(articleAuthor) ? articleAuthor : null,
     byline,
+    foundByline,
   ];
   for (const candidate of candidates) {
     const author = cleanAuthor(candidate);
@@ -143,7 +169,8 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
       return null;
     })();
     const siteNames = siteNamesOf(values, publisher);
-    const title = chooseTitle(doc, values, jsonLdString(jsonLd, 'headline') ?? jsonLdString(jsonLd, 'name'), siteNames, host);
+    const jsonLdTitle = chooseJsonLdTitle(jsonLdString(jsonLd, 'name'), jsonLdString(jsonLd, 'headline'), doc.title ?? '');
+    const title = chooseTitle(doc, values, jsonLdTitle, siteNames, host);
     const published = choosePublished(doc, values, jsonLdString(jsonLd, 'datePublished'), pageUrl);
     const url = chooseCanonical(doc, values, pageUrl);
     const videos = findVideos(doc, values, jsonLd, allJsonLd, base);
@@ -153,6 +180,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
       absoluteUrl(jsonLdImage(jsonLd), base) ??
       absoluteUrl(doc.querySelector('link[rel~="image_src" i]')?.getAttribute('href'), base);
 
+    const foundByline = findByline(doc);
     unwrapLazyImages(doc);
     if (cleanup) removePageFurniture(doc);
 
@@ -169,7 +197,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     if (content && cleanup) dropBoilerplateBlocks(content);
     const body = content ? paragraphsOf(content).join('\n') : '';
     const image = metaImage ?? leadImage(content, base) ?? '';
-    const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline);
+    const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundByline);
 
     const scored = extractKeywords(body, { title, declared, limit: options.keywordLimit ?? 10 });
     let summary = summarise(body, scored.wordWeights, options.summarySentences ?? 3);

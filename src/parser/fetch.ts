@@ -105,7 +105,7 @@ function pinnedAgent(pinned: ResolvedAddress | null, timeoutMs: number): Agent {
       else callback(null, pinned.address, pinned.family);
     }) as unknown as LookupFunction;
   }
-  return new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, maxRedirections: 0 } as Agent.Options);
+  return new Agent({ connect, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
 }
 
 function mediaType(contentType: string | null): string {
@@ -178,6 +178,7 @@ export async function fetchArticlePage(rawUrl: unknown, options: FetchOptions = 
           headers: {
             'user-agent': options.userAgent ?? 'Mozilla/5.0 (compatible; KindredParser/0.1)',
             accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1',
+            'accept-encoding': 'gzip, deflate, br',
           },
         }),
       );

@@ -18,9 +18,21 @@ function rankOf(word: string): number {
   return backgroundRank.get(word) ?? 30_000;
 }
 
+const CONTRACTION = /['’](?:t|re|m|ve|ll|d)$/;
+/** French/Italian elided articles: l’État, d’un, qu’il, dell’anno. */
+const ELISION = /^(?:l|d|j|m|n|s|t|c|qu|dell|all|nell|sull)['’]/;
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+/** Folds a token to its key: lower case, possessive 's dropped. */
+export function wordKey(surface: string): string {
+  return surface.toLowerCase().replace(/['’]s$/, '').replace(ELISION, '');
+}
+
 /** Rarity weight of a lower-case word: 0 for stopwords, growing with log of its background rank. */
 export function rarity(word: string): number {
-  if (STOPWORDS.has(word) || word.length < 2 || /^\d+$/.test(word)) return 0;
+  if (STOPWORDS.has(word) || word.length < 2 || /^\d+$/.test(word) || CONTRACTION.test(word)) return 0;
+  // scripts written without spaces come out as whole clauses, not words
+  if (UNSPACED_SCRIPT.test(word) && word.length > 8) return 0;
   const rank = rankOf(word);
   if (rank <= 150) return 0;
   return Math.log(rank / 150);
@@ -88,14 +100,14 @@ export function extractKeywords(text: string, options: KeywordOptions = {}): Sco
         };
         for (const surface of surfaces) {
           position++;
-          const word = surface.toLowerCase();
+          const word = wordKey(surface);
           if (rarity(word) === 0) {
             closeRun();
             continue;
           }
           wordCounts.set(word, (wordCounts.get(word) ?? 0) + 1);
           run.push(word);
-          runSurfaces.push(surface);
+          runSurfaces.push(surface.replace(/['’]s$/, '').replace(/^(?:[LlDdJjMmNnSsTtCc]|[Qq]u|[Dd]ell|[Aa]ll|[Nn]ell|[Ss]ull)['’]/, ''));
         }
         closeRun();
       }

@@ -23,6 +23,12 @@ function isSiteName(part: string, siteNames: string[], host: string): boolean {
   return hostLabels(host).some((label) => squashed === label || (squashed.length >= 4 && (label.includes(squashed) || squashed.includes(label))));
 }
 
+/** A leading part is only dropped on an exact site-name match: "Firefox — Customize it" is a title, not a prefix. */
+function isExactSiteName(part: string, siteNames: string[], host: string): boolean {
+  const squashed = squash(part);
+  return squashed !== '' && (siteNames.some((name) => squash(name) === squashed) || hostLabels(host).includes(squashed));
+}
+
 export function trimSiteName(title: string, siteNames: string[], host: string): string {
   let current = normaliseSpace(title);
   for (let round = 0; round < 2; round++) {
@@ -36,7 +42,7 @@ export function trimSiteName(title: string, siteNames: string[], host: string): 
     }
     const first = separators[0];
     const head = current.slice(0, first.index);
-    if (isSiteName(head, siteNames, host)) {
+    if (isExactSiteName(head, siteNames, host)) {
       current = current.slice((first.index ?? 0) + first[0].length).trim();
       continue;
     }
@@ -46,19 +52,45 @@ export function trimSiteName(title: string, siteNames: string[], host: string): 
 }
 
 export function siteNamesOf(values: MetaValues, publisher: string | null): string[] {
-  return [values.get('og:site_name'), values.get('application-name'), values.get('twitter:site')?.replace(/^@/, ''), publisher].filter(
+  return [values.get('og:site_name'), values.get('application-name'), publisher].filter(
     (name): name is string => !!name,
   );
 }
 
-export function chooseTitle(doc: Document, values: MetaValues, jsonLdHeadline: string | null, siteNames: string[], host: string): string {
+/** Share of the words of `a` found in `b` (Readability's measure for JSON-LD name vs headline). */
+function wordOverlap(a: string, b: string): number {
+  const words = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const bWords = new Set(words(b));
+  const aWords = words(a);
+  if (aWords.length === 0) return 0;
+  return aWords.filter((w) => bWords.has(w)).length / aWords.length;
+}
+
+/** JSON-LD may carry both `name` and `headline`; some sites put their own name in one of them. */
+export function chooseJsonLdTitle(name: string | null, headline: string | null, documentTitle: string): string | null {
+  if (name && headline && name !== headline) {
+    const nameMatches = wordOverlap(name, documentTitle) > 0.75;
+    const headlineMatches = wordOverlap(headline, documentTitle) > 0.75;
+    return headlineMatches && !nameMatches ? headline : name;
+  }
+  return name ?? headline;
+}
+
+/** When the <title> is "A – B", a part repeated as the page's heading is the article title. */
+function partMatchingHeading(doc: Document, title: string): string | null {
+  const parts = title.split(SEPARATOR).map((part) => part.trim()).filter(Boolean);
+  if (parts.length < 2) return null;
+  const headings = new Set(Array.from(doc.querySelectorAll('h1, h2')).map((h) => squash(h.textContent ?? '')));
+  return parts.find((part) => part.split(/\s+/).length >= 2 && headings.has(squash(part))) ?? null;
+}
+
+export function chooseTitle(doc: Document, values: MetaValues, jsonLdTitle: string | null, siteNames: string[], host: string): string {
+  const social = firstMeta(values, ['og:title', 'twitter:title']);
+  if (social) return trimSiteName(social, siteNames, host);
+  if (jsonLdTitle) return trimSiteName(jsonLdTitle, siteNames, host);
   const documentTitle = normaliseSpace(doc.title ?? '');
-  const raw =
-    firstMeta(values, ['og:title', 'twitter:title']) ??
-    jsonLdHeadline ??
-    (documentTitle || null) ??
-    normaliseSpace(doc.querySelector('h1')?.textContent ?? '');
-  return trimSiteName(normaliseSpace(raw), siteNames, host);
+  if (documentTitle) return partMatchingHeading(doc, documentTitle) ?? trimSiteName(documentTitle, siteNames, host);
+  return normaliseSpace(doc.querySelector('h1')?.textContent ?? '');
 }
 
 export { jsonLdString };

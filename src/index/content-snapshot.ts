@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { packSparse, unpackSparse, type SerializedModel, type SparseVector } from '../embedding';
+import { VectorIndex, type VectorIndexOptions } from './vector';
+
+/** What a content snapshot records besides the vectors: which model made them, and when. */
+export interface SnapshotMeta {
+  modelId: string;
+  fittedDocs: number;
+  /** Writes before this instant are in the snapshot; later ones are caught up from storage. */
+  savedAt: string;
+}
+
+export interface ContentSnapshot {
+  model: Uint8Array;
+  index: VectorIndex;
+  terms: Map<string, SparseVector>;
+  meta: SnapshotMeta;
+}
+
+function writeTerms(file: string, terms: Map<string, SparseVector>): Promise<void> {
+  const ids = [...terms.keys()];
+  const packed = packSparse(ids.map((id) => terms.get(id)!));
+  const header = Buffer.from(JSON.stringify({ ids, rows: ids.length, nnz: packed.ids.length }));
+  const headerLength = Buffer.alloc(4);
+  headerLength.writeUInt32LE(header.length);
+  const pad = Buffer.alloc((4 - ((4 + header.length) % 4)) % 4);
+  const part = (a: Uint32Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return fs.promises.writeFile(file, Buffer.concat([headerLength, header, pad, part(packed.offsets), part(packed.ids), part(packed.weights)]));
+}
+
+async function readTerms(file: string): Promise<Map<string, SparseVector>> {
+  const buf = await fs.promises.readFile(file);
+  const headerLength = buf.readUInt32LE(0);
+  const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { ids: string[]; rows: number; nnz: number };
+  let at = 4 + headerLength;
+  at += (4 - (at % 4)) % 4;
+  const copy = (bytes: number) => {
+    const out = new Uint8Array(bytes);
+    out.set(buf.subarray(at, at + bytes));
+    at += bytes;
+    return out.buffer;
+  };
+  const offsets = new Uint32Array(copy((header.rows + 1) * 4));
+  const ids = new Uint32Array(copy(header.nnz * 4));
+  const weights = new Float32Array(copy(header.nnz * 4));
+  const vectors = unpackSparse({ offsets, ids, weights });
+  return new Map(header.ids.map((id, i) => [id, vectors[i]]));
+}
+
+/**
+ * Writes a tenant's content index (model, vectors with any FAISS index, TF-IDF terms) into a fresh
+ * directory, then moves it in place of the previous one: a crash leaves the old snapshot or none.
+ */
+export async function saveContentSnapshot(dir: string, snapshot: ContentSnapshot): Promise<void> {
+  const next = `${dir}.next`;
+  await fs.promises.rm(next, { recursive: true, force: true });
+  await fs.promises.mkdir(next, { recursive: true });
+  await fs.promises.writeFile(path.join(next, 'model.bin'), snapshot.model);
+  await writeTerms(path.join(next, 'terms.bin'), snapshot.terms);
+  await snapshot.index.snapshot(path.join(next, 'vectors.snapshot'), snapshot.meta);
+  await fs.promises.rm(dir, { recursive: true, force: true });
+  await fs.promises.rename(next, dir);
+}
+
+export async function loadContentSnapshot(dir: string, options: VectorIndexOptions): Promise<ContentSnapshot | undefined> {
+  if (!fs.existsSync(path.join(dir, 'vectors.snapshot'))) return undefined;
+  const modelBytes = await fs.promises.readFile(path.join(dir, 'model.bin'));
+  const model: SerializedModel = new Uint8Array(new SharedArrayBuffer(modelBytes.byteLength));
+  model.set(modelBytes);
+  const { index, meta } = await VectorIndex.load(path.join(dir, 'vectors.snapshot'), options);
+  const terms = await readTerms(path.join(dir, 'terms.bin'));
+  return { model, index, terms, meta: meta as SnapshotMeta };
+}
