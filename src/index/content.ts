@@ -149,7 +149,8 @@ export class TenantContent {
       }
     }
     for (const id of [...snapshot.index.ids()]) if (!stored.has(id)) this.pending.add(id);
-    this.scheduleFlush();
+    // Readiness includes the catch-up, so no answer after a restart misses a write made before it.
+    await this.applyPending();
     this.logger.info({ tenant: this.store.tenant, documents: snapshot.index.size, catchUp: this.pending.size, ms: Date.now() - started }, 'content index restored');
     return true;
   }
@@ -261,9 +262,13 @@ export class TenantContent {
     }, this.pending.size >= FLUSH_BATCH ? 0 : FLUSH_MS);
   }
 
-  /** Applies pending writes: embeds what exists, drops what was deleted. */
   private async flush(): Promise<void> {
     await this.ready;
+    await this.applyPending();
+  }
+
+  /** Applies pending writes: embeds what exists, drops what was deleted. */
+  private async applyPending(): Promise<void> {
     while (this.pending.size) {
       const ids = [...this.pending].slice(0, 4096);
       for (const id of ids) this.pending.delete(id);
