@@ -72,11 +72,13 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   indexes.warm().then(() => {
     ready = true;
     logger.info('indexes ready');
+    logger.flush();
   }, (error: unknown) => logger.error({ err: error }, 'building indexes failed'));
   clusters.resume().catch((error: unknown) => logger.error({ err: error }, 'resuming cluster jobs failed'));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info({ port, backend: storage.backend, workers: pool.threads }, 'kindred listening');
+  logger.flush();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -93,6 +95,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
       await pool.close();
       await storage.close();
       logger.info('kindred stopped');
+      logger.flush();
     })();
     return stopping;
   };
