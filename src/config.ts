@@ -1,4 +1,5 @@
 import os from 'node:os';
+import cron from 'node-cron';
 import path from 'node:path';
 
 export type StorageBackend = 'embedded' | 'mongodb';
@@ -23,6 +24,8 @@ export interface Config {
   refitGrowth: number;
   /** Bearer token for admin surfaces (/metrics, dashboard); unset disables them. */
   adminToken?: string;
+  /** Per-key hybrid training schedules: tenant id (from `kindred keys list`) → node-cron expression. */
+  trainSchedules: Map<string, string>;
   parser: {
     allowPrivate: boolean;
     timeoutMs: number;
@@ -30,6 +33,20 @@ export interface Config {
     cacheTtlMs: number;
     ratePerSecond: number;
   };
+}
+
+function parseTrainSchedules(value: string | undefined): Map<string, string> {
+  const schedules = new Map<string, string>();
+  for (const entry of (value ?? '').split(';').map((s) => s.trim()).filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const tenant = entry.slice(0, at).trim();
+    const expression = entry.slice(at + 1).trim();
+    if (at <= 0 || !/^[0-9a-f]{32}$/.test(tenant) || !cron.validate(expression)) {
+      throw new Error(`KINDRED_TRAIN_CRON: '${entry}' is not <tenant id>=<cron expression>`);
+    }
+    schedules.set(tenant, expression);
+  }
+  return schedules;
 }
 
 const VERSION_NAMES = ['v6', 'v5', 'v3', 'v2', 'v1', 'parser'];
@@ -71,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
     refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
     adminToken: env.KINDRED_ADMIN_TOKEN || undefined,
+    trainSchedules: parseTrainSchedules(env.KINDRED_TRAIN_CRON),
     parser: {
       allowPrivate: env.KINDRED_PARSER_ALLOW_PRIVATE === '1' || env.KINDRED_PARSER_ALLOW_PRIVATE === 'true',
       timeoutMs: intFrom('KINDRED_PARSER_TIMEOUT_MS', env.KINDRED_PARSER_TIMEOUT_MS, 10_000, 1),

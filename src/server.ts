@@ -4,6 +4,8 @@ import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
 import { Indexes } from './index/indexes';
+import { trainTenantModel } from './jobs/train-hybrid';
+import { DEFAULT_HYBRID_PARAMS } from './models/hybrid/train';
 import { Metrics } from './http/metrics';
 import { createApp } from './http/app';
 import { createLogger, type Logger } from './log';
@@ -45,6 +47,10 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const refit = cron.schedule(config.refitCron, () => {
     indexes.refitAll().catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed'));
   });
+  const trainings = [...config.trainSchedules].map(([tenant, expression]) => cron.schedule(expression, () => {
+    trainTenantModel(storage.tenant(tenant), pool, DEFAULT_HYBRID_PARAMS, (line) => logger.info({ tenant }, line))
+      .catch((error: unknown) => logger.error({ err: error, tenant }, 'scheduled training failed'));
+  }, { noOverlap: true }));
   const articles = new ArticleService({ pool, ...config.parser }, config.parser);
   const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion(articles) };
   const metrics = new Metrics(pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })));
@@ -85,6 +91,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     stopping ??= (async () => {
       ready = false;
       await refit.stop();
+      for (const training of trainings) await training.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

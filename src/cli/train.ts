@@ -1,13 +1,10 @@
 import { loadConfig } from '../config';
-import { HYBRID_MODEL_BLOB } from '../index/hybrid';
-import { evaluateHoldout } from '../models/hybrid/holdout';
-import { serialiseModel } from '../models/hybrid/serialise';
-import { DEFAULT_HYBRID_PARAMS, interactionsFromPairs, trainHybrid } from '../models/hybrid/train';
+import { trainTenantModel } from '../jobs/train-hybrid';
+import { DEFAULT_HYBRID_PARAMS } from '../models/hybrid/train';
 import type { HybridParams } from '../models/hybrid/model';
 import { WorkerPool } from '../pool';
 import { hashKey } from '../services/keys';
 import { openStorage } from '../storage';
-import { saveBlob } from '../storage/blobs';
 
 const NUMERIC_OPTIONS = { '--factors': 'factors', '--iterations': 'iterations', '--alpha': 'alpha', '--regularization': 'regularization' } as const;
 
@@ -47,26 +44,10 @@ export async function train(args: string[]): Promise<number> {
       process.stderr.write('no such key\n');
       return 1;
     }
-    const store = storage.tenant(record.tenant);
-    const pairs: Array<[string, string]> = [];
-    for await (const batch of store.preferences.scan(10_000)) for (const p of batch) pairs.push([p.user_id, p.document_id]);
-    if (pairs.length === 0) {
+    const report = await trainTenantModel(storage.tenant(record.tenant), pool, params, say);
+    if (!report) {
       process.stderr.write('the key has no preferences to train on\n');
       return 1;
-    }
-    const data = interactionsFromPairs(pairs);
-    say(`training on ${pairs.length} preferences of ${data.userIds.length} users and ${data.itemIds.length} documents ` +
-      `(factors ${params.als.factors}, iterations ${params.als.iterations}, alpha ${params.als.alpha}, regularization ${params.als.regularization}, ${pool.threads} workers)`);
-    const model = await trainHybrid(data, params, {
-      runner: pool,
-      computeLoss: true,
-      onIteration: (r) => say(`iteration ${r.iteration}/${params.als.iterations}: ${r.seconds.toFixed(3)} s${r.loss === undefined ? '' : `, loss ${r.loss.toFixed(4)}`}`),
-    });
-    const version = await saveBlob(store.values('models'), HYBRID_MODEL_BLOB, serialiseModel(model));
-    say(`saved model ${version}`);
-    if (data.userIds.length >= 2) {
-      const held = await evaluateHoldout(data, params, { runner: pool });
-      say(`held-out (25% of each user's documents): P@10 ${held.precision.toFixed(4)}, NDCG@10 ${held.ndcg.toFixed(4)}, MAP@10 ${held.map.toFixed(4)} over ${held.users} users`);
     }
     return 0;
   } finally {

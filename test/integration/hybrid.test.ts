@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { Client } from '../helpers/client';
 import { CLI_ENTRY, startServer, type RunningServer } from '../helpers/server';
@@ -108,5 +109,33 @@ describe('hybrid recommender (use_hybrid, popular, kindred train)', function () 
     await assert.rejects(cli('train', '--key', 'nobody'), (e: { code: number; stderr: string }) => e.code === 1 && /no such key/.test(e.stderr));
     await assert.rejects(cli('train'), (e: { code: number }) => e.code === 2);
     await assert.rejects(cli('train', '--key', 'test-key', '--factors', 'x'), (e: { stderr: string }) => /--factors needs a positive integer/.test(e.stderr));
+  });
+});
+
+describe('per-key hybrid training schedule (KINDRED_TRAIN_CRON)', function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  after(() => server?.stop());
+
+  it('trains the scheduled key in the server and serves the model', async () => {
+    const tenant = createHash('sha256').update('test-key').digest('hex').slice(0, 32);
+    server = await startServer({ backend: 'embedded', env: { KINDRED_TRAIN_CRON: `${tenant}=*/2 * * * * *` } });
+    const api = new Client(server.url);
+    for (const doc of CORPUS.slice(0, 6)) await api.post(`/documents/${doc.id}`, { text: doc.text });
+    for (const user of ['a', 'b', 'c']) {
+      await api.post(`/users/${user}`);
+      for (const doc of CORPUS.slice(0, 4)) await api.post(`/users/${user}/preferences/${doc.id}`);
+    }
+    const until = Date.now() + 30_000;
+    let recognised = false;
+    while (!recognised && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 1000));
+      recognised = (await api.get('/users/a/recommendations?use_hybrid=true')).body.user_ids?.[0]?.recognised === true;
+    }
+    assert.ok(recognised, 'the scheduled training produced no served model');
+  });
+
+  it('refuses a malformed schedule at start', async () => {
+    await assert.rejects(startServer({ backend: 'embedded', env: { KINDRED_TRAIN_CRON: 'not-a-tenant=* * * * *' } }), /KINDRED_TRAIN_CRON/);
   });
 });
