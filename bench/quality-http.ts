@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import zlib from 'node:zlib';
-import { freePort, median, peakRssMb, waitForHealth } from './support';
+import { apiCaller, freePort, inParallel, median, peakRssMb, waitForHealth } from './support';
 
 /**
  * bench:quality, through the HTTP API: 20 Newsgroups train split ingested with POST /documents
@@ -27,22 +27,8 @@ function load(split: 'train' | 'test'): Post[] {
   });
 }
 
-async function inParallel<T>(items: T[], concurrency: number, task: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await task(items[i], i);
-    }
-  }));
-}
 
-async function call(url: string, method: string, body?: unknown): Promise<any> {
-  const res = await fetch(url, { method, headers: { 'Subscription-Key': KEY, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const call = apiCaller(KEY);
 
 async function main(): Promise<void> {
   const train = load('train');

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { freePort, median, peakRssMb, waitForHealth } from './support';
+import { apiCaller, freePort, inParallel, median, peakRssMb, waitForHealth } from './support';
 
 /**
  * bench:similar, through HTTP: real texts (Debian package descriptions, then 20 Newsgroups posts)
@@ -33,22 +33,8 @@ function corpus(): string[] {
   return texts.filter((t) => t.trim()).slice(0, DOCS);
 }
 
-async function call(url: string, method: string, body?: unknown): Promise<any> {
-  const res = await fetch(url, { method, headers: { 'Subscription-Key': KEY, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await res.text();
-  if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const call = apiCaller(KEY);
 
-async function inParallel<T>(items: T[], concurrency: number, task: (item: T, i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await task(items[i], i);
-    }
-  }));
-}
 
 async function main(): Promise<void> {
   const texts = corpus();

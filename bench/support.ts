@@ -107,3 +107,24 @@ export function peakRssMb(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** Runs `task` over `items` with at most `concurrency` in flight. */
+export async function inParallel<T>(items: T[], concurrency: number, task: (item: T, i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await task(items[i], i);
+    }
+  }));
+}
+
+/** A JSON call to the API with a subscription key; a 4xx or 5xx throws with the answer. */
+export function apiCaller(key: string) {
+  return async (url: string, method: string, body?: unknown): Promise<any> => {
+    const res = await fetch(url, { method, headers: { 'Subscription-Key': key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}

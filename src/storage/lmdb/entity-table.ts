@@ -1,5 +1,6 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { EntityTable, Page } from '../types';
+import { inBatches } from '../batches';
 import { MAX_SEQ, prefixRange } from './ranges';
 
 interface Stored<T> {
@@ -99,16 +100,8 @@ export class LmdbEntityTable<T extends { id: string }> implements EntityTable<T>
       .map(({ value }) => value));
   }
 
-  async *scan(batchSize = 1000): AsyncIterable<T[]> {
-    let batch: T[] = [];
-    for (const { value } of this.records.getRange(prefixRange([this.tenant, this.table]))) {
-      batch.push(value.record);
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length) yield batch;
+  scan(batchSize = 1000): AsyncIterable<T[]> {
+    return inBatches(this.records.getRange(prefixRange([this.tenant, this.table])).map(({ value }) => value.record), batchSize);
   }
 
   clear(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Database, RootDatabase } from 'lmdb';
 import type { Page, PairTable } from '../types';
+import { inBatches } from '../batches';
 import { prefixRange } from './ranges';
 
 /**
@@ -93,16 +94,8 @@ export class LmdbPairTable<P> implements PairTable<P> {
     return this.pairs.getCount(prefixRange([this.tenant, this.table, 'f']));
   }
 
-  async *scan(batchSize = 1000): AsyncIterable<P[]> {
-    let batch: P[] = [];
-    for (const { value } of this.pairs.getRange(prefixRange([this.tenant, this.table, 'f']))) {
-      batch.push(value as P);
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length) yield batch;
+  scan(batchSize = 1000): AsyncIterable<P[]> {
+    return inBatches(this.pairs.getRange(prefixRange([this.tenant, this.table, 'f'])).map(({ value }) => value as P), batchSize);
   }
 
   clear(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Collection, Document as MongoDocument } from 'mongodb';
 import type { EntityTable, Page } from '../types';
+import { inBatches } from '../batches';
 import { isDuplicateKey, nextListOrder, removeOne } from './util';
 
 /** A tenant's rows of one collection: `{t: tenant, id, o: list order, r: record}`, unique on (t, id). */
@@ -54,16 +55,8 @@ export class MongoEntityTable<T extends { id: string }> implements EntityTable<T
     return rows.map((row) => row.id as string);
   }
 
-  async *scan(batchSize = 1000): AsyncIterable<T[]> {
-    let batch: T[] = [];
-    for await (const row of this.rows.find({ t: this.tenant }, { projection: { _id: 0, r: 1 }, batchSize })) {
-      batch.push(row.r as T);
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length) yield batch;
+  scan(batchSize = 1000): AsyncIterable<T[]> {
+    return inBatches(this.rows.find({ t: this.tenant }, { projection: { _id: 0, r: 1 }, batchSize }).map((row) => row.r as T), batchSize);
   }
 
   async clear(): Promise<void> {

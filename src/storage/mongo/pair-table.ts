@@ -1,5 +1,6 @@
 import type { Collection, Document as MongoDocument } from 'mongodb';
 import type { Page, PairTable } from '../types';
+import { inBatches } from '../batches';
 import { removeOne } from './util';
 
 /** A tenant's pairs: `{t: tenant, a: first, b: second, r: record}`, unique on (t, a, b), indexed on (t, b, a). */
@@ -62,16 +63,8 @@ export class MongoPairTable<P> implements PairTable<P> {
     return this.rows.countDocuments({ t: this.tenant });
   }
 
-  async *scan(batchSize = 1000): AsyncIterable<P[]> {
-    let batch: P[] = [];
-    for await (const row of this.rows.find({ t: this.tenant }, { projection: { _id: 0, r: 1 }, batchSize })) {
-      batch.push(row.r as P);
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length) yield batch;
+  scan(batchSize = 1000): AsyncIterable<P[]> {
+    return inBatches(this.rows.find({ t: this.tenant }, { projection: { _id: 0, r: 1 }, batchSize }).map((row) => row.r as P), batchSize);
   }
 
   async clear(): Promise<void> {
