@@ -39,6 +39,9 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const logger = createLogger(config.logLevel);
   const storage = await openStorage(config);
   for (const key of config.apiKeys) await registerKey(storage, key, 'from KINDRED_API_KEYS');
+  if ((await storage.keys.list()).length === 0) {
+    logger.warn('no subscription keys yet: create one with `./bin/kindred keys create`, or set KINDRED_API_KEYS');
+  }
   const pool = new WorkerPool({ threads: config.workers });
   const changes = new ChangeBus();
   const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index')), logger);
