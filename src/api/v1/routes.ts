@@ -11,8 +11,6 @@ export const MIN_RECOGNISED_WORDS = 25;
 const DEFAULT_RESULTS = 20;
 const MAX_RESULTS = 200;
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 406: 'Not Acceptable', 409: 'Conflict', 429: 'Too Many Requests' };
-
 /** v1's error pages: `<code>: <text>` as title and body. */
 function htmlError(error: ApiError): Reply {
   const line = `${error.status}: ${error.message}`;

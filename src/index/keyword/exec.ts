@@ -2,7 +2,7 @@ import { MinMatch, Query } from './ast';
 import { K1, normCache, termWeight, B, idf } from './bm25';
 import { parseDate } from './datemath';
 import { isDateField } from './document';
-import { ABSENT, KeywordField, TextField } from './fields';
+import { ABSENT, KeywordField } from './fields';
 import { EMPTY, MatchSet, constantSet, intersect, scaled, subtract } from './matchset';
 import { resolveMinimumShouldMatch } from './msm';
 import { encodeLength } from './norms';
