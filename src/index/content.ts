@@ -299,7 +299,9 @@ export class TenantContent {
   private maybeRefit(): void {
     const { corpus, fittedDocs, index } = this.generation;
     const due = corpus ? index.size >= fittedDocs * this.settings.refitGrowth : index.size >= MIN_DOCS_FOR_CORPUS_MODEL;
-    if (due) void this.refit();
+    if (due) {
+      this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
+    }
   }
 
   /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */
