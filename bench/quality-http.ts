@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import zlib from 'node:zlib';
-import { apiCaller, freePort, inParallel, median, peakRssMb, waitForHealth } from './support';
+import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
 
 /**
  * bench:quality, through the HTTP API: 20 Newsgroups train split ingested with POST /documents
@@ -35,20 +33,9 @@ async function main(): Promise<void> {
   // A post whose body is empty once the headers are stripped cannot be a query (the API answers 400).
   const test = load('test').filter((p) => p.text.trim() !== '').slice(0, QUERY_LIMIT);
   const labelOf = new Map(train.map((p) => [p.id, p.label]));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-quality-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'server.js')], {
-    env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: KEY,
-      LOG_LEVEL: 'warn', MONGODB_URI: '', KINDRED_REFIT_GROWTH: '1.3',
-      KINDRED_CACHE_DIR: process.env.KINDRED_CACHE_DIR ?? path.join(os.tmpdir(), 'kindred-test-cache'),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  readline.createInterface({ input: child.stdout! }).on('line', () => undefined);
-  const base = `http://127.0.0.1:${port}`;
+  const kindred = await startKindred(KEY, { KINDRED_REFIT_GROWTH: '1.3' });
+  const { base, child } = kindred;
   try {
-    await waitForHealth(base);
     const started = Date.now();
     await inParallel(train, 32, (p) => call(`${base}/documents/${p.id}`, 'POST', { text: p.text }));
     const acked = Date.now();
@@ -101,8 +88,7 @@ async function main(): Promise<void> {
     console.log(`| similar-to-text throughput | ${(test.length / querySeconds).toFixed(0)} queries/s |`);
     console.log(`| server peak RSS | ${rss?.toFixed(0) ?? '?'} MB |`);
   } finally {
-    child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    kindred.stop();
   }
 }
 

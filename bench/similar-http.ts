@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { apiCaller, freePort, inParallel, median, peakRssMb, waitForHealth } from './support';
+import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
 
 /**
  * bench:similar, through HTTP: real texts (Debian package descriptions, then 20 Newsgroups posts)
@@ -38,18 +37,9 @@ const call = apiCaller(KEY);
 
 async function main(): Promise<void> {
   const texts = corpus();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-similar-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'server.js')], {
-    env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: KEY, LOG_LEVEL: 'warn', MONGODB_URI: '',
-      KINDRED_CACHE_DIR: process.env.KINDRED_CACHE_DIR ?? path.join(os.tmpdir(), 'kindred-test-cache'),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const kindred = await startKindred(KEY);
+  const { base, child } = kindred;
   try {
-    await waitForHealth(base);
     const started = Date.now();
     await inParallel(texts, 32, (text, i) => call(`${base}/documents/d${i}`, 'POST', { text }));
     const acked = Date.now();
@@ -83,8 +73,7 @@ async function main(): Promise<void> {
     console.log(`| GET /documents/:id/similar throughput, 4 in flight (${ids.length}) | ${qps.toFixed(0)} queries/s |`);
     console.log(`| server peak RSS | ${peakRssMb(child.pid!)?.toFixed(0) ?? '?'} MB |`);
   } finally {
-    child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    kindred.stop();
   }
 }
 

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { apiCaller, cpuSeconds, freePort, median, waitForHealth } from './support';
+import { apiCaller, cpuSeconds, median, startKindred } from './support';
 
 /**
  * npm run soak: a mixed workload (reads, writes, similar, keyword, hybrid, batch) on loopback for
@@ -38,18 +37,9 @@ function slope(points: Array<[number, number]>): number {
 
 async function main(): Promise<void> {
   const corpus = texts();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-soak-'));
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'server.js')], {
-    env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: KEY, LOG_LEVEL: 'warn',
-      MONGODB_URI: '', KINDRED_ADMIN_TOKEN: ADMIN, KINDRED_CACHE_DIR: process.env.KINDRED_CACHE_DIR ?? path.join(os.tmpdir(), 'kindred-test-cache'),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const kindred = await startKindred(KEY, { KINDRED_ADMIN_TOKEN: ADMIN });
+  const { base, child } = kindred;
   try {
-    await waitForHealth(base);
     for (let i = 0; i < 1000; i++) await call(`${base}/documents/seed-${i}`, 'POST', { text: corpus[i] });
     for (let u = 0; u < 50; u++) {
       await call(`${base}/users/u${u}`, 'POST');
@@ -102,8 +92,7 @@ async function main(): Promise<void> {
     console.log(`RSS: ${rss[0]?.[1].toFixed(0)} MB at the start, ${rss[rss.length - 1]?.[1].toFixed(0)} MB at the end, slope ${slope(rss).toFixed(2)} MB/minute; ` +
       `event-loop lag p99 ${lagP99.toFixed(1)} ms; server CPU ${cpu?.toFixed(0) ?? '?'} s; documents rewritten ${n - 1000}`);
   } finally {
-    child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    kindred.stop();
   }
 }
 

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -126,5 +128,36 @@ export function apiCaller(key: string) {
     const text = await res.text();
     if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 200)}`);
     return text ? JSON.parse(text) : undefined;
+  };
+}
+
+export interface KindredProcess {
+  base: string;
+  child: ChildProcess;
+  /** Stops the server and removes its data directory. */
+  stop(): void;
+}
+
+/** Starts the built server on a free port with a fresh data directory and one key; resolves once healthy. */
+export async function startKindred(key: string, env: Record<string, string> = {}): Promise<KindredProcess> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: key,
+      LOG_LEVEL: 'warn', MONGODB_URI: '', KINDRED_CACHE_DIR: process.env.KINDRED_CACHE_DIR ?? path.join(os.tmpdir(), 'kindred-test-cache'),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(base);
+  return {
+    base,
+    child,
+    stop() {
+      child.kill('SIGTERM');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
