@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
-import { trainTenantModel } from '../jobs/train-hybrid';
+import { whenLeased } from '../jobs/lease';
+import { trainingLease, trainTenantModel } from '../jobs/train-hybrid';
 import { DEFAULT_HYBRID_PARAMS } from '../models/hybrid/train';
 import type { HybridParams } from '../models/hybrid/model';
 import { WorkerPool } from '../pool';
@@ -44,7 +45,9 @@ export async function train(args: string[]): Promise<number> {
       process.stderr.write('no such key\n');
       return 1;
     }
-    const report = await trainTenantModel(storage.tenant(record.tenant), pool, params, say);
+    const report = await whenLeased(storage.leases, trainingLease(record.tenant),
+      () => trainTenantModel(storage.tenant(record.tenant), pool, params, say),
+      () => say('another process is training this key; waiting for it to finish'));
     if (!report) {
       process.stderr.write('the key has no preferences to train on\n');
       return 1;

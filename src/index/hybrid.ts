@@ -59,7 +59,7 @@ export class TenantHybrid {
     if (this.current && version === this.version && Date.now() - this.refreshedAt < REFRESH_MS) return this.current;
     if (version !== this.version) {
       const blob = version === undefined ? undefined : await loadBlob(models, HYBRID_MODEL_BLOB);
-      this.model = blob ? deserialiseModel(blob.data) : null;
+      this.model = blob ? this.readModel(blob.data, blob.version) : null;
     }
     await this.content.ready;
     const content = this.content.size <= MAX_CONTENT_ITEMS ? this.content.vectors() : undefined;
@@ -80,6 +80,16 @@ export class TenantHybrid {
     this.version = version;
     this.refreshedAt = Date.now();
     return recommender;
+  }
+
+  /** A stored model this build cannot read is logged and not served (popularity answers instead), never a 500. */
+  private readModel(data: Buffer, version: string): HybridModel | null {
+    try {
+      return deserialiseModel(data);
+    } catch (error) {
+      this.logger.error({ err: error, tenant: this.store.tenant, version }, 'stored hybrid model cannot be read; serving without it');
+      return null;
+    }
   }
 
   private async preferenceCounts(): Promise<Map<string, number>> {

@@ -78,6 +78,24 @@ export class TenantIndexes {
     await this.keywords.upsert(this.store.tenant, this.keywordDocument(doc, this.facts.tags(id)));
   }
 
+  private async refreshTagging(documentId: string, tagId: string): Promise<void> {
+    if (await this.store.taggings.get(documentId, tagId)) this.facts.tag(documentId, tagId);
+    else this.facts.untag(documentId, tagId);
+    await this.refreshDocument(documentId);
+  }
+
+  private async reloadAfterClear(): Promise<void> {
+    for await (const batch of this.store.taggings.scan(5000)) {
+      for (const t of batch) this.facts.tag(t.document_id, t.tag_id);
+    }
+    for await (const batch of this.store.documents.scan(2000)) {
+      for (const doc of batch) {
+        this.content.touch(doc.id);
+        await this.refreshDocument(doc.id);
+      }
+    }
+  }
+
   apply(change: Change): void {
     const [first, second] = change.id.split('/');
     switch (change.entity) {
@@ -86,6 +104,11 @@ export class TenantIndexes {
         this.enqueue(() => this.refreshDocument(change.id));
         break;
       case 'tagging':
+        if (change.remote) {
+          // Another process's changes may arrive out of order: storage says which is current.
+          this.enqueue(() => this.refreshTagging(first, second));
+          break;
+        }
         if (change.op === 'put') this.facts.tag(first, second);
         else this.facts.untag(first, second);
         this.enqueue(() => this.refreshDocument(first));
@@ -102,6 +125,8 @@ export class TenantIndexes {
         this.enqueue(() => this.keywords.build(this.store.tenant, []).then(() => undefined));
         this.content.clear();
         this.hybrid.reset();
+        // Another process's writes that came after its delete may have been told before it.
+        if (change.remote) this.enqueue(() => this.reloadAfterClear());
         break;
       default:
         break;

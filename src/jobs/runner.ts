@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors';
 import type { Logger } from '../log';
+import { LEASE_TTL_MS, withLease } from './lease';
 import type { Storage, TenantStore } from '../storage';
 
 export const JOBS_NAMESPACE = 'jobs';
@@ -93,12 +94,22 @@ export class JobRunner {
   private async execute(queued: JobRecord): Promise<void> {
     if (this.closed) return;
     const store = this.storage.tenant(queued.tenant);
-    const table = store.values(JOBS_NAMESPACE);
     const registration = this.handlers.get(queued.kind);
     if (!registration) {
       this.logger.error({ job: queued.id, kind: queued.kind }, 'no handler for job kind; left for a later start');
       return;
     }
+    // With several processes on one database each resumes the same unfinished jobs: one runs each.
+    const outcome = await withLease(this.storage.leases, `job:${queued.id}`, () => this.attempt(queued, store, registration));
+    if (!outcome.ran) {
+      // The holder may have died; its lease lapses and the job, if still unfinished, is run here.
+      this.logger.info({ job: queued.id, kind: queued.kind }, 'job is running in another process');
+      setTimeout(() => this.enqueue(queued), LEASE_TTL_MS).unref();
+    }
+  }
+
+  private async attempt(queued: JobRecord, store: TenantStore, registration: Registration): Promise<void> {
+    const table = store.values(JOBS_NAMESPACE);
     for (;;) {
       const current = await table.get(queued.id);
       // Removed meanwhile (e.g. the key's data was deleted): nothing to do.

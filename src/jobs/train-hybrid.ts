@@ -7,6 +7,9 @@ import type { WorkerPool } from '../pool';
 import type { TenantStore } from '../storage';
 import { saveBlob } from '../storage/blobs';
 
+/** Name of the lease that keeps a key's training to one process at a time. */
+export const trainingLease = (tenant: string): string => `train:${tenant}`;
+
 export interface TrainReport {
   version: string;
   preferences: number;

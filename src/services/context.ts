@@ -11,17 +11,35 @@ export interface Change {
   op: 'put' | 'delete' | 'clear';
   /** The entity id; for pairs "first/second". */
   id: string;
+  /** Made by another process sharing the database (learnt from the change log). */
+  remote?: boolean;
 }
+
+/** Hands a local change on to other processes; resolves once they can learn of it. */
+export type ChangeRelay = (change: Change) => Promise<void>;
 
 export class ChangeBus {
   private readonly emitter = new EventEmitter();
+  private relay?: ChangeRelay;
 
   constructor() {
     this.emitter.setMaxListeners(0);
   }
 
-  publish(change: Change): void {
+  /** Every change published from now on is also handed to `relay` (the shared change log). */
+  relayTo(relay: ChangeRelay): void {
+    this.relay = relay;
+  }
+
+  /** Tells local listeners now; resolves once the change is relayed to other processes too. */
+  async publish(change: Change): Promise<void> {
     this.emitter.emit('change', change);
+    if (this.relay) await this.relay(change);
+  }
+
+  /** A change another process made: told to this process's listeners only. */
+  receive(change: Change): void {
+    this.emitter.emit('change', { ...change, remote: true });
   }
 
   subscribe(listener: (change: Change) => void): () => void {
@@ -39,6 +57,6 @@ export interface TenantContext {
   indexes(): TenantIndexes;
 }
 
-export function publish(ctx: TenantContext, entity: ChangedEntity, op: Change['op'], id: string): void {
-  ctx.changes.publish({ tenant: ctx.tenant, entity, op, id });
+export function publish(ctx: TenantContext, entity: ChangedEntity, op: Change['op'], id: string): Promise<void> {
+  return ctx.changes.publish({ tenant: ctx.tenant, entity, op, id });
 }

@@ -12,5 +12,5 @@ export async function deleteAllData(ctx: TenantContext): Promise<void> {
   await store.tags.clear();
   await store.users.clear();
   for (const namespace of VALUE_NAMESPACES) await store.values(namespace).clear();
-  publish(ctx, 'all', 'clear', '*');
+  await publish(ctx, 'all', 'clear', '*');
 }

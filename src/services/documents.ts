@@ -42,7 +42,7 @@ export async function createDocument(ctx: TenantContext, input: DocumentInput, c
     updated_at: at,
   };
   if (!(await ctx.store.documents.insert(doc))) throw alreadyExists('Document', id);
-  publish(ctx, 'document', 'put', id);
+  await publish(ctx, 'document', 'put', id);
   return doc;
 }
 
@@ -57,7 +57,7 @@ export async function updateDocument(ctx: TenantContext, id: string, input: Docu
     updated_at: now(),
   };
   if (!(await ctx.store.documents.replace(updated))) throw notFound('Document');
-  publish(ctx, 'document', 'put', id);
+  await publish(ctx, 'document', 'put', id);
   return updated;
 }
 
@@ -68,7 +68,7 @@ export async function deleteDocument(ctx: TenantContext, id: string): Promise<Do
   if (!doc) throw notFound('Document');
   await ctx.store.preferences.removeBySecond(id);
   await ctx.store.taggings.removeByFirst(id);
-  publish(ctx, 'document', 'delete', id);
+  await publish(ctx, 'document', 'delete', id);
   return doc;
 }
 

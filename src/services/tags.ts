@@ -37,7 +37,7 @@ export async function createTag(ctx: TenantContext, input: TagInput, clientId?: 
   const id = clientId === undefined ? generateId() : checkId('tag', clientId);
   const tag = newTag(id, input);
   if (!(await ctx.store.tags.insert(tag))) throw alreadyExists('Tag', id);
-  publish(ctx, 'tag', 'put', id);
+  await publish(ctx, 'tag', 'put', id);
   return tag;
 }
 
@@ -50,7 +50,7 @@ export async function updateTag(ctx: TenantContext, id: string, input: TagInput)
     meta: input.meta === undefined ? existing.meta : input.meta === null ? {} : parseMeta(input.meta),
   };
   if (!(await ctx.store.tags.replace(updated))) throw notFound('Tag');
-  publish(ctx, 'tag', 'put', id);
+  await publish(ctx, 'tag', 'put', id);
   return updated;
 }
 
@@ -59,7 +59,7 @@ export async function deleteTag(ctx: TenantContext, id: string): Promise<TagReco
   const tag = await ctx.store.tags.remove(id);
   if (!tag) throw notFound('Tag');
   await ctx.store.taggings.removeBySecond(id);
-  publish(ctx, 'tag', 'delete', id);
+  await publish(ctx, 'tag', 'delete', id);
   return tag;
 }
 
@@ -85,16 +85,16 @@ export async function tagDocument(ctx: TenantContext, documentId: string, tagId:
   if (!isValidId(tagId) || tagId === 'recommend-by-text') throw badRequest('tag_id is invalid');
   if (!(await ctx.store.documents.get(documentId))) throw notFound('Document');
   if (!(await ctx.store.tags.get(tagId))) {
-    if (await ctx.store.tags.insert(newTag(tagId, {}))) publish(ctx, 'tag', 'put', tagId);
+    if (await ctx.store.tags.insert(newTag(tagId, {}))) await publish(ctx, 'tag', 'put', tagId);
   }
   if (await ctx.store.taggings.get(documentId, tagId)) return;
   await ctx.store.taggings.put(documentId, tagId, { document_id: documentId, tag_id: tagId, created_at: now() });
-  publish(ctx, 'tagging', 'put', `${documentId}/${tagId}`);
+  await publish(ctx, 'tagging', 'put', `${documentId}/${tagId}`);
 }
 
 export async function untagDocument(ctx: TenantContext, documentId: string, tagId: string): Promise<void> {
   if (!(await ctx.store.documents.get(documentId))) throw notFound('Document');
   if (!(await ctx.store.tags.get(tagId))) throw notFound('Tag');
   if (!(await ctx.store.taggings.remove(documentId, tagId))) throw new ApiError(404, "Tagging doesn't exist");
-  publish(ctx, 'tagging', 'delete', `${documentId}/${tagId}`);
+  await publish(ctx, 'tagging', 'delete', `${documentId}/${tagId}`);
 }

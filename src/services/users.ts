@@ -17,7 +17,7 @@ export async function createUser(ctx: TenantContext, clientId?: string): Promise
   const at = now();
   const user: UserRecord = { id, created_at: at, updated_at: at };
   if (!(await ctx.store.users.insert(user))) throw alreadyExists('User', id);
-  publish(ctx, 'user', 'put', id);
+  await publish(ctx, 'user', 'put', id);
   return user;
 }
 
@@ -44,13 +44,13 @@ export async function deleteUser(ctx: TenantContext, id: string, mergeInto?: str
       await ctx.store.preferences.put(mergeInto, pref.document_id, {
         user_id: mergeInto, document_id: pref.document_id, created_at, updated_at: at,
       });
-      publish(ctx, 'preference', 'put', `${mergeInto}/${pref.document_id}`);
+      await publish(ctx, 'preference', 'put', `${mergeInto}/${pref.document_id}`);
     }
   }
   const user = await ctx.store.users.remove(id);
   if (!user) throw notFound('User');
   await ctx.store.preferences.removeByFirst(id);
-  publish(ctx, 'user', 'delete', id);
+  await publish(ctx, 'user', 'delete', id);
   return mergeInto === undefined ? user : { ...user, merged_into: mergeInto };
 }
 
@@ -79,7 +79,7 @@ export async function addPreference(ctx: TenantContext, userId: string, document
   const at = now();
   const pref: PreferenceRecord = { user_id: userId, document_id: documentId, created_at: existing?.created_at ?? at, updated_at: at };
   await ctx.store.preferences.put(userId, documentId, pref);
-  publish(ctx, 'preference', 'put', `${userId}/${documentId}`);
+  await publish(ctx, 'preference', 'put', `${userId}/${documentId}`);
   return pref;
 }
 
@@ -87,7 +87,7 @@ export async function deletePreference(ctx: TenantContext, userId: string, docum
   await requireUserAndDocument(ctx, userId, documentId);
   const pref = await ctx.store.preferences.remove(userId, documentId);
   if (!pref) throw new ApiError(404, "Couldn't find all Preferences");
-  publish(ctx, 'preference', 'delete', `${userId}/${documentId}`);
+  await publish(ctx, 'preference', 'delete', `${userId}/${documentId}`);
   return pref;
 }
 

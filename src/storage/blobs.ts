@@ -11,19 +11,37 @@ interface Manifest {
   savedAt: string;
 }
 
+/** The version a save is writing chunks for, recorded before the first chunk (see saveBlob). */
+interface PendingSave {
+  version: string;
+  chunks: number;
+}
+
+const pendingKey = (name: string) => `${name}~pending`;
+
+async function removeChunks(table: KeyValueTable<unknown>, name: string, blob: PendingSave): Promise<void> {
+  for (let i = 0; i < blob.chunks; i++) await table.remove(`${name}@${blob.version}#${i}`);
+}
+
 /**
  * Large binary values (trained models) in a key-value table: chunks written under a fresh version,
  * then the manifest that points at them, so a reader sees the old blob or the new one, never a mix.
+ * The version being written is recorded first, so the chunks of a save that a crash cut short are
+ * found and removed by the next save instead of staying in storage for good.
  */
 export async function saveBlob(table: KeyValueTable<unknown>, name: string, data: Uint8Array): Promise<string> {
   const previous = (await table.get(name)) as Manifest | undefined;
+  const interrupted = (await table.get(pendingKey(name))) as PendingSave | undefined;
+  if (interrupted && interrupted.version !== previous?.version) await removeChunks(table, name, interrupted);
   const version = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
   const chunks = Math.max(1, Math.ceil(data.byteLength / CHUNK_BYTES));
+  await table.put(pendingKey(name), { version, chunks } satisfies PendingSave);
   for (let i = 0; i < chunks; i++) {
     await table.put(`${name}@${version}#${i}`, Buffer.from(data.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES)));
   }
   await table.put(name, { version, chunks, bytes: data.byteLength, savedAt: new Date().toISOString() } satisfies Manifest);
-  if (previous) for (let i = 0; i < previous.chunks; i++) await table.remove(`${name}@${previous.version}#${i}`);
+  if (previous) await removeChunks(table, name, previous);
+  await table.remove(pendingKey(name));
   return version;
 }
 

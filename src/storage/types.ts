@@ -74,9 +74,48 @@ export interface KeyStore {
   list(): Promise<ApiKeyRecord[]>;
 }
 
+/** One write as other processes learn of it: `seq` orders the log; `origin` names the writing process. */
+export interface ChangeLogEntry {
+  seq: number;
+  origin: string;
+  tenant: string;
+  entity: string;
+  op: string;
+  id: string;
+  /** Milliseconds since the epoch when it was appended. */
+  at: number;
+}
+
+/**
+ * The writes of every process sharing one database, in sequence order, so that each process can
+ * bring its in-memory indexes up to date with the others' writes.
+ */
+export interface ChangeLog {
+  /** Allocates consecutive sequence numbers to `entries` and stores them. */
+  append(entries: ReadonlyArray<Omit<ChangeLogEntry, 'seq'>>): Promise<void>;
+  /** Entries with a sequence number above `seq`, lowest first. */
+  readAfter(seq: number, limit: number): Promise<ChangeLogEntry[]>;
+  /** The highest sequence number allocated so far (0 when none). */
+  head(): Promise<number>;
+  /** Removes entries appended before `at` (ms since the epoch); resolves to how many. */
+  pruneBefore(at: number): Promise<number>;
+}
+
+/** Named, expiring locks held by one process at a time: a training or a job runs once across processes. */
+export interface LeaseTable {
+  /** Takes or renews the lease for `ttlMs`; false when another holder has it and it has not expired. */
+  acquire(name: string, holder: string, ttlMs: number): Promise<boolean>;
+  release(name: string, holder: string): Promise<void>;
+  /** Removes leases that expired before `at` (ms since the epoch). */
+  pruneExpired(at: number): Promise<number>;
+}
+
 export interface Storage {
   readonly backend: 'embedded' | 'mongodb';
   keys: KeyStore;
+  leases: LeaseTable;
+  /** Present where several processes may share the data (MongoDB); the embedded store has one writer process. */
+  changeLog?: ChangeLog;
   tenant(tenant: string): TenantStore;
   close(): Promise<void>;
 }

@@ -2,10 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ApiKeyRecord, DocumentRecord, PreferenceRecord, TaggingRecord, TagRecord, UserRecord } from '../../domain';
-import type { KeyStore, KeyValueTable, Storage, TenantStore } from '../types';
+import type { KeyStore, KeyValueTable, LeaseTable, Storage, TenantStore } from '../types';
 import { LmdbEntityTable } from './entity-table';
 import { LmdbPairTable } from './pair-table';
 import { prefixRange } from './ranges';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 class LmdbKeyValueTable implements KeyValueTable<unknown> {
   constructor(
@@ -42,6 +51,7 @@ class LmdbKeyValueTable implements KeyValueTable<unknown> {
 export class LmdbStorage implements Storage {
   readonly backend = 'embedded' as const;
   readonly keys: KeyStore;
+  readonly leases: LeaseTable;
   private readonly root: RootDatabase;
   private readonly records: Database<never>;
   private readonly order: Database<string>;
@@ -66,6 +76,30 @@ export class LmdbStorage implements Storage {
         await apiKeys.put(record.hash, record);
       },
       list: async () => Array.from(apiKeys.getRange({}).map(({ value }) => value)),
+    };
+    // The server and the CLI may share one environment; LMDB's write lock makes the check-and-take atomic.
+    // Every holder is on this machine, so a lease whose process has died is free at once.
+    const leases = this.root.openDB<{ holder: string; until: number; pid: number }, string>('leases', {});
+    this.leases = {
+      acquire: (name, holder, ttlMs) => leases.transaction(() => {
+        const now = Date.now();
+        const current = leases.get(name);
+        if (current && current.until >= now && current.holder !== holder && processAlive(current.pid)) return false;
+        leases.putSync(name, { holder, until: now + ttlMs, pid: process.pid });
+        return true;
+      }),
+      release: async (name, holder) => {
+        await leases.transaction(() => {
+          if (leases.get(name)?.holder === holder) leases.removeSync(name);
+        });
+      },
+      pruneExpired: (at) => leases.transaction(() => {
+        let removed = 0;
+        for (const { key, value } of leases.getRange({})) {
+          if (value.until < at && leases.removeSync(key)) removed++;
+        }
+        return removed;
+      }),
     };
   }
 

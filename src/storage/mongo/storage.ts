@@ -1,6 +1,8 @@
 import { MongoClient, type Collection, type Db, type Document as MongoDocument } from 'mongodb';
 import type { ApiKeyRecord, DocumentRecord, PreferenceRecord, TaggingRecord, TagRecord, UserRecord } from '../../domain';
-import type { KeyStore, KeyValueTable, Storage, TenantStore } from '../types';
+import type { ChangeLog, KeyStore, KeyValueTable, LeaseTable, Storage, TenantStore } from '../types';
+import { MongoChangeLog } from './change-log';
+import { MongoLeases } from './leases';
 import { MongoEntityTable } from './entity-table';
 import { MongoPairTable } from './pair-table';
 
@@ -47,12 +49,15 @@ class MongoKeyValueTable implements KeyValueTable<unknown> {
 export class MongoStorage implements Storage {
   readonly backend = 'mongodb' as const;
   readonly keys: KeyStore;
+  readonly leases: LeaseTable;
   private readonly tenants = new Map<string, TenantStore>();
 
   private constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
+    readonly changeLog: ChangeLog,
   ) {
+    this.leases = new MongoLeases(db);
     const apiKeys = db.collection<ApiKeyRecord & { _id: string }>('api_keys');
     this.keys = {
       get: async (hash) => {
@@ -67,7 +72,12 @@ export class MongoStorage implements Storage {
   }
 
   static async connect(uri: string): Promise<MongoStorage> {
-    const client = new MongoClient(uri, { writeConcern: { w: 'majority', journal: true }, serverSelectionTimeoutMS: 10_000 });
+    const client = new MongoClient(uri, {
+      writeConcern: { w: 'majority', journal: true },
+      serverSelectionTimeoutMS: 10_000,
+      // Binary values (model chunks) come back as Buffers, as the embedded store returns them.
+      promoteBuffers: true,
+    });
     await client.connect();
     const db = client.db();
     for (const name of ENTITY_COLLECTIONS) {
@@ -80,7 +90,7 @@ export class MongoStorage implements Storage {
     }
     await db.collection('values').createIndex({ t: 1, n: 1, k: 1 }, { unique: true });
     await db.collection('sequences').createIndex({ t: 1, name: 1 }, { unique: true });
-    return new MongoStorage(client, db);
+    return new MongoStorage(client, db, await MongoChangeLog.prepare(db));
   }
 
   tenant(tenant: string): TenantStore {
