@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
 import { ApiError } from './errors';
+import { TaskStats } from './ops/task-stats';
 
 /** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
 export type TaskKind = string;
@@ -22,9 +23,12 @@ export interface PoolOptions {
 export class WorkerPool {
   readonly piscina: Piscina;
   readonly threads: number;
+  /** Latency and count of tasks by kind, and busy thread time (the dashboard, /metrics). */
+  readonly tasks: TaskStats;
 
   constructor(options: PoolOptions = {}) {
     this.threads = Math.max(1, options.threads ?? os.availableParallelism());
+    this.tasks = new TaskStats(this.threads);
     this.piscina = new Piscina({
       minThreads: this.threads,
       maxThreads: this.threads,
@@ -35,13 +39,20 @@ export class WorkerPool {
 
   /** Runs a task; when the queue is full the caller gets a 503 to retry, never an unbounded queue. */
   async run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
+    const started = performance.now();
+    this.tasks.started();
+    let failed = true;
     try {
-      return (await this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never })) as Result;
+      const result = (await this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never })) as Result;
+      failed = false;
+      return result;
     } catch (error) {
       if (error instanceof Error && error.message === 'Task queue is at limit') {
         throw new ApiError(503, 'The server is busy; retry shortly', { 'Retry-After': '1' });
       }
       throw error;
+    } finally {
+      this.tasks.finished(kind, (performance.now() - started) / 1000, failed);
     }
   }
 

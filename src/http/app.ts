@@ -4,7 +4,9 @@ import { ApiError } from '../errors';
 import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
 import { VersionDispatcher, type Call, type Services } from './dispatch';
+import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
+import type { DashboardData } from '../ops/operations';
 import { openApiDocument } from './openapi';
 import type { ApiVersion, Reply } from './route';
 
@@ -18,8 +20,10 @@ export interface AppOptions {
   versionHosts: Map<string, ApiVersion>;
   isReady(): boolean;
   metrics: Metrics;
-  /** Bearer token of the admin surfaces (/metrics); unset disables them. */
+  /** Bearer token of the admin surfaces (/metrics, /dashboard); unset disables them. */
   adminToken?: string;
+  /** Figures of the operator dashboard (src/ops Operations.data); without it /dashboard answers 404. */
+  dashboard?: () => Promise<DashboardData>;
 }
 
 function send(res: Response, reply: Reply): void {
@@ -78,6 +82,12 @@ export function createApp(options: AppOptions): express.Express {
       return send(res, { status: 401, body: { message: 'Admin token required' }, headers: { 'WWW-Authenticate': 'Bearer' } });
     }
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+  });
+  const dashboard = options.dashboard;
+  mountDashboard(app, {
+    adminToken: dashboard ? options.adminToken : undefined,
+    authorised: adminAuthorised,
+    data: () => (dashboard ? dashboard() : Promise.reject(new Error('no dashboard'))),
   });
 
   const readBody = express.raw({ type: () => true, limit: options.maxBodyBytes });

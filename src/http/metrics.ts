@@ -1,15 +1,20 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { JobStateCount } from '../ops/operations';
+import { RequestStats } from '../ops/request-stats';
 import type { WorkerPool } from '../pool';
 
-/** Prometheus metrics of one process: requests by route, latency, worker pool, indexes. */
+/** Prometheus metrics of one process: requests by route, latency, worker pool and its tasks, indexes, jobs. */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'version' | 'route' | 'method' | 'status'>;
+  /** The same observations over a rolling window, for the dashboard. */
+  readonly requests = new RequestStats();
+  private jobStates: () => Promise<JobStateCount[]> = async () => [];
+  private readonly requestCount: Counter<'version' | 'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'version' | 'route'>;
 
   constructor(pool: WorkerPool, indexSizes: () => Array<{ tenant: string; documents: number }>) {
     collectDefaultMetrics({ register: this.registry });
-    this.requests = new Counter({
+    this.requestCount = new Counter({
       name: 'kindred_http_requests_total', help: 'API requests by version, route, method and status',
       labelNames: ['version', 'route', 'method', 'status'], registers: [this.registry],
     });
@@ -30,6 +35,27 @@ export class Metrics {
       name: 'kindred_pool_utilization', help: 'Share of time the worker threads were busy', registers: [this.registry],
       collect() { this.set(pool.utilization); },
     });
+    const taskDuration = new Histogram({
+      name: 'kindred_pool_task_duration_seconds', help: 'Worker pool tasks by kind: seconds from submission to result (queue wait included)',
+      labelNames: ['kind', 'outcome'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+      registers: [this.registry],
+    });
+    pool.tasks.onFinished((kind, seconds, failed) => taskDuration.observe({ kind, outcome: failed ? 'failed' : 'ok' }, seconds));
+    new Gauge({
+      name: 'kindred_pool_tasks_in_flight', help: 'Tasks submitted to the worker pool and not finished (running or queued)',
+      registers: [this.registry],
+      collect() { this.set(pool.tasks.inFlight); },
+    });
+    const metrics = this;
+    new Gauge({
+      name: 'kindred_jobs', help: 'Background jobs by kind and state: unfinished job records, cluster models by status, schedules running or idle',
+      labelNames: ['kind', 'state'], registers: [this.registry],
+      async collect() {
+        const states = await metrics.jobStates();
+        this.reset();
+        for (const { kind, state, count } of states) this.set({ kind, state }, count);
+      },
+    });
     new Gauge({
       name: 'kindred_index_documents', help: 'Documents in the content index, per key (tenant id)', labelNames: ['tenant'],
       registers: [this.registry],
@@ -41,7 +67,13 @@ export class Metrics {
   }
 
   observe(version: string, route: string, method: string, status: number, seconds: number): void {
-    this.requests.inc({ version, route, method, status: String(status) });
+    this.requestCount.inc({ version, route, method, status: String(status) });
     this.latency.observe({ version, route }, seconds);
+    this.requests.record(version, route, method, status, seconds);
+  }
+
+  /** Where the kindred_jobs gauge reads job states from (src/ops Operations.jobStates). */
+  trackJobs(source: () => Promise<JobStateCount[]>): void {
+    this.jobStates = source;
   }
 }
