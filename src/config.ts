@@ -33,7 +33,33 @@ export interface Config {
     cacheTtlMs: number;
     ratePerSecond: number;
   };
+  // --- crash safety ---
+  /** How often a key's changed content index is snapshotted (KINDRED_SNAPSHOT_SECONDS, default 300). */
+  snapshotEveryMs: number;
+  // --- end crash safety ---
+  // --- limits (docs/decisions/limits.md) ---
+  /** Per-key request rate over the whole API: KINDRED_RATE_LIMIT requests/s (0: off), KINDRED_RATE_BURST bucket size. */
+  rateLimit: { perSecond: number; burst: number };
+  /** Slow-client defences, milliseconds: whole headers, whole request (headers + body), idle keep-alive. */
+  timeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
 }
+
+function rateLimitFrom(env: NodeJS.ProcessEnv): Config['rateLimit'] {
+  const raw = env.KINDRED_RATE_LIMIT;
+  const perSecond = raw === undefined || raw === '' ? 0 : Number(raw);
+  if (!Number.isFinite(perSecond) || perSecond < 0) throw new Error(`KINDRED_RATE_LIMIT must be a number >= 0 (requests per second per key, 0 = off), got '${raw}'`);
+  const burst = intFrom('KINDRED_RATE_BURST', env.KINDRED_RATE_BURST, Math.max(1, Math.ceil(2 * perSecond)), 1);
+  return { perSecond, burst };
+}
+
+function timeoutsFrom(env: NodeJS.ProcessEnv): Config['timeouts'] {
+  const headersMs = intFrom('KINDRED_HEADERS_TIMEOUT_MS', env.KINDRED_HEADERS_TIMEOUT_MS, 66_000, 1);
+  const requestMs = intFrom('KINDRED_REQUEST_TIMEOUT_MS', env.KINDRED_REQUEST_TIMEOUT_MS, 120_000, 1);
+  const keepAliveMs = intFrom('KINDRED_KEEP_ALIVE_TIMEOUT_MS', env.KINDRED_KEEP_ALIVE_TIMEOUT_MS, 65_000, 1);
+  if (headersMs > requestMs) throw new Error('KINDRED_HEADERS_TIMEOUT_MS must not exceed KINDRED_REQUEST_TIMEOUT_MS');
+  return { headersMs, requestMs, keepAliveMs };
+}
+// --- end limits ---
 
 function parseTrainSchedules(value: string | undefined): Map<string, string> {
   const schedules = new Map<string, string>();
@@ -96,5 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: intFrom('KINDRED_PARSER_CACHE_SECONDS', env.KINDRED_PARSER_CACHE_SECONDS, 86_400, 0) * 1000,
       ratePerSecond: intFrom('KINDRED_PARSER_RATE', env.KINDRED_PARSER_RATE, 1, 1),
     },
+    snapshotEveryMs: intFrom('KINDRED_SNAPSHOT_SECONDS', env.KINDRED_SNAPSHOT_SECONDS, 300, 1) * 1000,
+    rateLimit: rateLimitFrom(env),
+    timeouts: timeoutsFrom(env),
   };
 }

@@ -4,12 +4,16 @@ import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
 import { Indexes } from './index/indexes';
-import { trainTenantModel } from './jobs/train-hybrid';
+import { leaseCoordinator } from './jobs/cron-coordinator';
+import { withLease } from './jobs/lease';
+import { trainingLease, trainTenantModel } from './jobs/train-hybrid';
 import { DEFAULT_HYBRID_PARAMS } from './models/hybrid/train';
 import { Metrics } from './http/metrics';
 import { createApp } from './http/app';
+import { PrunedLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { WorkerPool } from './pool';
+import { ChangeFeed } from './services/change-feed';
 import { ChangeBus } from './services/context';
 import { KeyResolver, registerKey } from './services/keys';
 import { openStorage, type Storage } from './storage';
@@ -22,6 +26,9 @@ import { v6 } from './api/v6/routes';
 import { parserVersion } from './api/parser/routes';
 import { ArticleService } from './services/articles';
 import { ClusterService, registerClusterService } from './services/clusters';
+// dashboard (src/ops)
+import { Operations } from './ops/operations';
+import { ScheduleBoard } from './ops/schedules';
 
 const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2, v1 };
 
@@ -34,6 +41,20 @@ export interface Kindred {
   stop(): Promise<void>;
 }
 
+/**
+ * Headers and whole-request deadlines against slow clients (slowloris): Node answers 408 and closes
+ * the connection. It checks them every connectionsCheckingInterval (30 s by default), so the check
+ * runs at a quarter of the shorter deadline: a late client is cut off within 1.25 × its deadline.
+ */
+export function applyTimeouts(server: Server, timeouts: Config['timeouts']): void {
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
+  // A createServer option in the typings; Node reads the property when listening starts.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
+    Math.max(50, Math.min(30_000, Math.floor(Math.min(timeouts.headersMs, timeouts.requestMs) / 4)));
+}
+
 /** config → storage → keys → pool → app → listen. */
 export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const logger = createLogger(config.logLevel);
@@ -44,24 +65,52 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   }
   const pool = new WorkerPool({ threads: config.workers });
   const changes = new ChangeBus();
-  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index')), logger);
+  // Several processes on one MongoDB database learn of each other's writes through its change log.
+  const feed = storage.changeLog ? new ChangeFeed(storage.changeLog, storage.leases, changes, logger) : undefined;
+  await feed?.start();
+  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs), logger);
   const clusters = new ClusterService(storage, pool, indexes, logger);
   registerClusterService(clusters);
-  const refit = cron.schedule(config.refitCron, () => {
-    indexes.refitAll().catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed'));
+  // dashboard: the board shows each schedule and records its runs (src/ops/schedules.ts)
+  const schedules = new ScheduleBoard();
+  const refit = cron.schedule(config.refitCron, () => schedules.track('refit', indexes.refitAll())
+    .catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed')));
+  schedules.add('refit', refit, { name: 'content refit', expression: config.refitCron });
+  // On a shared database each scheduled run is taken by one process (a lease per time slot), and a
+  // training never overlaps another of the same key (`kindred train` included).
+  const coordination = feed ? { distributed: true, runCoordinator: leaseCoordinator(storage.leases, feed.origin) } : {};
+  const trainings = [...config.trainSchedules].map(([tenant, expression]) => {
+    const task = cron.schedule(expression, (context) => {
+      const slot = context.date.toISOString();
+      logger.info({ tenant, slot }, 'scheduled training');
+      return schedules.track(`train:${tenant}`, withLease(storage.leases, trainingLease(tenant), () => trainTenantModel(storage.tenant(tenant), pool, DEFAULT_HYBRID_PARAMS, (line) => {
+        schedules.note(`train:${tenant}`, line);
+        logger.info({ tenant }, line);
+      }))
+        .then((outcome) => {
+          if (!outcome.ran) logger.info({ tenant, slot }, 'scheduled training skipped: another process is training this key');
+          if (!outcome.ran) schedules.note(`train:${tenant}`, 'skipped: another process is training this key');
+        }))
+        .catch((error: unknown) => logger.error({ err: error, tenant }, 'scheduled training failed'));
+    }, { noOverlap: true, name: `train:${tenant}`, ...coordination });
+    task.on('execution:skipped', (context) => logger.info({ tenant, slot: context.date.toISOString() }, 'scheduled training taken by another process'));
+    schedules.add(`train:${tenant}`, task, { name: 'hybrid training', tenant, expression });
+    return task;
   });
-  const trainings = [...config.trainSchedules].map(([tenant, expression]) => cron.schedule(expression, () => {
-    trainTenantModel(storage.tenant(tenant), pool, DEFAULT_HYBRID_PARAMS, (line) => logger.info({ tenant }, line))
-      .catch((error: unknown) => logger.error({ err: error, tenant }, 'scheduled training failed'));
-  }, { noOverlap: true }));
   const articles = new ArticleService({ pool, ...config.parser }, config.parser);
   const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion(articles) };
   const metrics = new Metrics(pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })));
+  // dashboard: figures for /dashboard/data.json and the job gauges of /metrics
+  const operations = new Operations({ pool, storage, indexes, requests: metrics.requests, schedules });
+  metrics.trackJobs(() => operations.jobStates());
   let ready = false;
+  // limits: per-key rate over every version (off unless KINDRED_RATE_LIMIT > 0)
+  const rateLimiter = config.rateLimit.perSecond > 0 ? new PrunedLimiter({ ratePerSecond: config.rateLimit.perSecond, burst: config.rateLimit.burst }) : undefined;
   const app = createApp({
     metrics,
     adminToken: config.adminToken,
-    services: { storage, keys: new KeyResolver(storage), changes, indexes, observe: (...args) => metrics.observe(...args) },
+    dashboard: () => operations.data(),
+    services: { storage, keys: new KeyResolver(storage), changes, indexes, rateLimiter, observe: (...args) => metrics.observe(...args) },
     logger,
     maxBodyBytes: config.maxBodyBytes,
     versions: [...Object.entries(versions).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],
@@ -73,11 +122,10 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
+    // limits: slow-client timeouts; set before 'listening', when Node starts its connection-checking timer.
+    applyTimeouts(s, config.timeouts);
     s.once('error', reject);
   });
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  server.requestTimeout = 120_000;
   indexes.warm().then(() => {
     ready = true;
     logger.info('indexes ready');
@@ -100,8 +148,11 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
         server.closeIdleConnections();
       });
       clusters.close();
+      await feed?.stop();
       await indexes.close();
       articles.close();
+      rateLimiter?.close();
+      operations.close();
       await pool.close();
       await storage.close();
       logger.info('kindred stopped');

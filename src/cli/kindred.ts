@@ -2,6 +2,7 @@ import { loadConfig } from '../config';
 import { newKey, registerKey, revokeKey } from '../services/keys';
 import { openStorage } from '../storage';
 import { train } from './train';
+import { dataCommands, DATA_USAGE } from './data-commands';
 
 const USAGE = `usage: kindred <command>
 
@@ -10,6 +11,7 @@ const USAGE = `usage: kindred <command>
   keys revoke KEY             revoke a key; its requests are refused within 5 seconds
   train --key KEY [--factors F] [--iterations N] [--alpha A] [--regularization L]
                               train the key's hybrid model from its preferences; servers pick it up within seconds
+${DATA_USAGE}
 
 Storage is chosen as for the server: MONGODB_URI when set, else KINDRED_DATA_DIR (default ./data).`;
 
@@ -56,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'keys') return keys(rest);
   if (command === 'train') return train(rest);
+  if (command !== undefined && Object.hasOwn(dataCommands, command)) return dataCommands[command](rest);
   process.stderr.write(`${USAGE}\n`);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
 }

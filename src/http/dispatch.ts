@@ -1,8 +1,9 @@
-import { ApiError } from '../errors';
+import { ApiError, badRequest } from '../errors';
 import type { ChangeBus, TenantContext } from '../services/context';
 import type { KeyResolver } from '../services/keys';
 import type { Indexes } from '../index/indexes';
 import type { Storage } from '../storage';
+import { rateLimitError, type TokenBucketLimiter } from './rate-limit';
 import type { ApiVersion, Reply, RouteDef } from './route';
 import { Router } from './router';
 import { compileBody, compileQuery, type Validator } from './validation';
@@ -29,6 +30,8 @@ export interface Services {
   indexes: Indexes;
   keys: KeyResolver;
   changes: ChangeBus;
+  /** Per-key limit over every version (KINDRED_RATE_LIMIT); absent: no limit. */
+  rateLimiter?: TokenBucketLimiter;
 }
 
 interface PreparedRoute {
@@ -39,6 +42,36 @@ interface PreparedRoute {
 function header(headers: Call['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * What an HTTP call costs in rate-limit tokens: a batch costs one per operation (counted up front, so
+ * a batch is admitted or refused whole), anything else one. Operations inside a batch are not charged again.
+ */
+export function callCost(call: Pick<Call, 'method' | 'path' | 'body'>): number {
+  if (call.method !== 'POST' || call.path.replace(/\/+$/, '') !== '/batch') return 1;
+  const ops = typeof call.body === 'object' && call.body !== null ? (call.body as { ops?: unknown }).ops : undefined;
+  return Array.isArray(ops) ? Math.max(1, ops.length) : 1;
+}
+
+/**
+ * Deepest JSON nesting accepted in a body. Stored records must stay inside MongoDB's 100 levels, and
+ * the embedded store's msgpack encoder recurses (a meta nested 2,000 deep overflowed its stack: 500).
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** Whether `value` nests objects/arrays deeper than `max` levels; iterative, so any depth is safe to ask about. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 /** A version's routes compiled once: matching, validation and authentication in front of each handler. */
@@ -86,10 +119,15 @@ export class VersionDispatcher {
 
   private async handle(call: Call, nested: boolean, matched: { route: string }): Promise<Reply> {
     const tenant = await this.authenticate(call);
+    if (!nested && this.services.rateLimiter) {
+      const decision = this.services.rateLimiter.take(tenant.tenant, callCost(call));
+      if (!decision.allowed) throw rateLimitError(decision);
+    }
     const match = this.router.match(call.method, call.path);
     if (!match) throw this.version.pathNotFound();
     const { route, params } = match;
     matched.route = route.path;
+    if (!nested && nestedDeeperThan(call.body, MAX_BODY_DEPTH)) throw badRequest(`Request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
     const prepared = this.prepared.get(route)!;
     const query = { ...call.query };
     const queryError = prepared.validateQuery?.(query);

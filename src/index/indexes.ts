@@ -8,6 +8,7 @@ import { DocumentFacts } from './facts';
 import { TenantHybrid } from './hybrid';
 import type { KeywordHit, SearchOptions, SearchResponse } from './keyword';
 import { KeywordWorkerHost } from './keyword/host';
+import { TagModel } from './tag-model';
 
 /**
  * Everything derived in memory for one key: filter facts, the content recommender and the
@@ -15,9 +16,13 @@ import { KeywordWorkerHost } from './keyword/host';
  */
 export class TenantIndexes {
   readonly facts = new DocumentFacts();
+  /** Tag suggestion model over the key's taggings, synced with every document refresh. */
+  readonly tagModel = new TagModel();
   readonly content: TenantContent;
   readonly hybrid: TenantHybrid;
   readonly ready: Promise<void>;
+  /** The facts and the keyword index alone: searches need not wait for the content model. */
+  private readonly documentsLoaded: Promise<void>;
   /** Applies document-level updates in arrival order. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -31,7 +36,8 @@ export class TenantIndexes {
   ) {
     this.content = new TenantContent(store, pool, settings, logger);
     this.hybrid = new TenantHybrid(store, pool, this.content, logger);
-    this.ready = Promise.all([this.loadDocuments(), this.content.ready]).then(() => undefined);
+    this.documentsLoaded = this.loadDocuments();
+    this.ready = Promise.all([this.documentsLoaded, this.content.ready]).then(() => undefined);
   }
 
   private async loadDocuments(): Promise<void> {
@@ -40,11 +46,13 @@ export class TenantIndexes {
     }
     const store = this.store;
     const facts = this.facts;
+    const tagModel = this.tagModel;
     const keywordDocument = (doc: DocumentRecord) => this.keywordDocument(doc, facts.tags(doc.id));
     async function* documents() {
       for await (const batch of store.documents.scan(2000)) {
         for (const doc of batch) {
           facts.setPublished(doc.id, doc.published_at);
+          tagModel.sync(doc.id, doc.text, facts.tags(doc.id));
           yield keywordDocument(doc);
         }
       }
@@ -71,10 +79,12 @@ export class TenantIndexes {
     const doc = await this.store.documents.get(id);
     if (!doc) {
       this.facts.removeDocument(id);
+      this.tagModel.removeDocument(id);
       await this.keywords.remove(this.store.tenant, id);
       return;
     }
     this.facts.setPublished(id, doc.published_at);
+    this.tagModel.sync(id, doc.text, this.facts.tags(id));
     await this.keywords.upsert(this.store.tenant, this.keywordDocument(doc, this.facts.tags(id)));
   }
 
@@ -122,6 +132,7 @@ export class TenantIndexes {
         break;
       case 'all':
         this.facts.clear();
+        this.tagModel.clear();
         this.enqueue(() => this.keywords.build(this.store.tenant, []).then(() => undefined));
         this.content.clear();
         this.hybrid.reset();
@@ -134,14 +145,14 @@ export class TenantIndexes {
   }
 
   private enqueue(task: () => Promise<void>): void {
-    this.queue = this.queue.then(() => this.ready).then(task).catch((error: unknown) => {
+    this.queue = this.queue.then(() => this.documentsLoaded).then(task).catch((error: unknown) => {
       this.logger.error({ err: error, tenant: this.store.tenant }, 'index update failed');
     });
   }
 
   /** Resolves once every change told so far is reflected in the facts and the keyword index. */
   async documentsSettled(): Promise<void> {
-    await this.ready;
+    await this.documentsLoaded;
     await this.queue;
   }
 

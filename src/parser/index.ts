@@ -6,7 +6,6 @@ export type { ArticleResult } from './types';
 export { ParserError, PARSER_MESSAGES } from './errors';
 export { parseArticleUrl } from './fetch';
 export type { HostLookup, ResolvedAddress } from './fetch';
-export { SlidingWindowRateLimiter, type RateDecision } from './rate-limit';
 
 export interface ParseArticleDeps {
   pool: WorkerPool;

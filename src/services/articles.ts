@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
-import { articleCacheKey, parseArticle, SlidingWindowRateLimiter, type ArticleResult, type ParseArticleDeps } from '../parser';
+import { PrunedLimiter, rateLimitError } from '../http/rate-limit';
+import { articleCacheKey, parseArticle, type ArticleResult, type ParseArticleDeps } from '../parser';
 import type { TenantContext } from './context';
 
 export interface ArticleSettings extends Omit<ParseArticleDeps, 'pool'> {
@@ -16,23 +17,19 @@ interface CachedArticle {
 
 /** The article-extraction service: per-key rate limit, per-key cache, then fetch and extract. */
 export class ArticleService {
-  private readonly limiter: SlidingWindowRateLimiter;
-  private readonly pruner: NodeJS.Timeout;
+  private readonly limiter: PrunedLimiter;
 
   constructor(
     private readonly deps: ParseArticleDeps,
     private readonly settings: ArticleSettings,
   ) {
-    this.limiter = new SlidingWindowRateLimiter(settings.ratePerSecond, 1000);
-    this.pruner = setInterval(() => this.limiter.prune(), 60_000);
-    this.pruner.unref();
+    // A bucket of one second's requests: at 1/s (the original's limit) the second request within a second is refused.
+    this.limiter = new PrunedLimiter({ ratePerSecond: settings.ratePerSecond, burst: settings.ratePerSecond });
   }
 
   async parse(ctx: TenantContext, url: unknown): Promise<{ result: ArticleResult; headers: Record<string, string> }> {
     const decision = this.limiter.take(ctx.tenant);
-    if (!decision.allowed) {
-      throw new ApiError(429, 'API rate limit exceeded', { ...decision.headers, 'Retry-After': String(Math.ceil(decision.retryAfterMs / 1000)) });
-    }
+    if (!decision.allowed) throw rateLimitError(decision);
     try {
       return { result: await this.cachedParse(ctx, url), headers: decision.headers };
     } catch (error) {
@@ -52,6 +49,6 @@ export class ArticleService {
   }
 
   close(): void {
-    clearInterval(this.pruner);
+    this.limiter.close();
   }
 }

@@ -128,6 +128,7 @@ export class ChangeFeed {
         this.seenAbove.add(entry.seq);
         fresh++;
         if (entry.origin !== this.origin) {
+          this.logger.debug({ seq: entry.seq, tenant: entry.tenant, entity: entry.entity, op: entry.op, id: entry.id, ageMs: Date.now() - entry.at }, 'change from another process');
           this.bus.receive({ tenant: entry.tenant, entity: entry.entity as ChangedEntity, op: entry.op as Change['op'], id: entry.id });
         }
       }
