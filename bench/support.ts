@@ -138,9 +138,13 @@ export interface KindredProcess {
   stop(): void;
 }
 
-/** Starts the built server on a free port with a fresh data directory and one key; resolves once healthy. */
-export async function startKindred(key: string, env: Record<string, string> = {}): Promise<KindredProcess> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
+/**
+ * Starts the built server on a free port with one key; resolves once healthy. The data directory is
+ * a fresh one, removed at stop, unless `keepDataDir` names one to use and keep (large corpora
+ * ingested once, measured across runs).
+ */
+export async function startKindred(key: string, env: Record<string, string> = {}, keepDataDir?: string): Promise<KindredProcess> {
+  const dataDir = keepDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
   const port = await freePort();
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     env: {
@@ -151,13 +155,14 @@ export async function startKindred(key: string, env: Record<string, string> = {}
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
-  await waitForHealth(base);
+  // A kept directory may hold a large corpus whose indexes are built before the server reports healthy.
+  await waitForHealth(base, keepDataDir ? 60 * 60_000 : 60_000);
   return {
     base,
     child,
     stop() {
       child.kill('SIGTERM');
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

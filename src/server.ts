@@ -110,7 +110,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     metrics,
     adminToken: config.adminToken,
     dashboard: () => operations.data(),
-    services: { storage, keys: new KeyResolver(storage), changes, indexes, rateLimiter, observe: (...args) => metrics.observe(...args) },
+    services: { storage, keys: new KeyResolver(storage), changes, indexes, rateLimiter, logger, observe: (...args) => metrics.observe(...args) },
     logger,
     maxBodyBytes: config.maxBodyBytes,
     versions: [...Object.entries(versions).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],

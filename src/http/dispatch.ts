@@ -2,6 +2,7 @@ import { ApiError, badRequest } from '../errors';
 import type { ChangeBus, TenantContext } from '../services/context';
 import type { KeyResolver } from '../services/keys';
 import type { Indexes } from '../index/indexes';
+import type { Logger } from '../log';
 import type { Storage } from '../storage';
 import { rateLimitError, type TokenBucketLimiter } from './rate-limit';
 import type { ApiVersion, Reply, RouteDef } from './route';
@@ -30,6 +31,8 @@ export interface Services {
   indexes: Indexes;
   keys: KeyResolver;
   changes: ChangeBus;
+  /** Where errors of batch operations are logged. */
+  logger?: Logger;
   /** Per-key limit over every version (KINDRED_RATE_LIMIT); absent: no limit. */
   rateLimiter?: TokenBucketLimiter;
 }
@@ -99,8 +102,13 @@ export class VersionDispatcher {
     try {
       reply = await this.handle(call, nested, matched);
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      reply = this.version.renderError(error);
+      if (error instanceof ApiError) reply = this.version.renderError(error);
+      // Outside a batch the app's error handler logs it and answers 500; inside one, only this operation fails.
+      else if (!nested) throw error;
+      else {
+        this.services.logger?.error({ err: error, method: call.method, url: call.path }, 'unhandled error in a batch operation');
+        reply = { status: 500, body: { message: 'Internal server error' } };
+      }
     }
     this.services.observe?.(this.version.name, matched.route, call.method, reply.status, Number(process.hrtime.bigint() - started) / 1e9);
     return reply;

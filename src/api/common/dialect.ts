@@ -17,6 +17,8 @@ export interface Dialect {
   tag(tag: TagRecord): Record<string, unknown>;
   /** Whether this version can show a document of that id (v2 shows integer ids only). */
   visible(id: string): boolean;
+  /** Whether `visible` is true for every id: searches then need no per-row check (which would rule out the approximate index). */
+  showsEveryDocument: boolean;
 }
 
 export function documentView(dialect: Dialect, doc: DocumentRecord, fields: ReadonlySet<DocumentField>, tags?: string[]) {
@@ -43,6 +45,7 @@ export const V6: Dialect = {
   id: (id) => id,
   tag: (tag) => ({ id: tag.id, type: tag.type, meta: tag.meta, created_at: tag.created_at }),
   visible: () => true,
+  showsEveryDocument: true,
 };
 
 /** v5 and v3: no published_at, no tags field, tags without type or meta. */
@@ -52,6 +55,7 @@ export const V5: Dialect = {
   id: (id) => id,
   tag: (tag) => ({ id: tag.id, created_at: tag.created_at }),
   visible: () => true,
+  showsEveryDocument: true,
 };
 
-export const V2: Dialect = { ...V5, id: (id) => Number(id), visible: (id) => /^[1-9][0-9]{0,15}$/.test(id) };
+export const V2: Dialect = { ...V5, id: (id) => Number(id), visible: (id) => /^[1-9][0-9]{0,15}$/.test(id), showsEveryDocument: false };

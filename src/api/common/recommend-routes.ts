@@ -44,7 +44,7 @@ function candidateOptions(o: Options, input: Record<string, unknown>): recommend
     filter: o.filter ? (input.filter as string | undefined) : undefined,
     selectFrom: idListOf(input.select_from),
     exclude: idListOf(input.exclude),
-    visible: (id) => o.d.visible(id),
+    visible: o.d.showsEveryDocument ? undefined : (id) => o.d.visible(id),
   };
 }
 
