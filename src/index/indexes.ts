@@ -52,7 +52,12 @@ export class TenantIndexes {
       for await (const batch of store.documents.scan(2000)) {
         for (const doc of batch) {
           facts.setPublished(doc.id, doc.published_at);
-          tagModel.sync(doc.id, doc.text, facts.tags(doc.id));
+          const tags = facts.tags(doc.id);
+          if (tags.length > 0) {
+            tagModel.sync(doc.id, doc.text, tags);
+            // Learning a tagged document costs ~0.4 ms: let other requests in between.
+            if (tagModel.documentCount % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+          }
           yield keywordDocument(doc);
         }
       }
