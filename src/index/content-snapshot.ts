@@ -48,23 +48,38 @@ async function readTerms(file: string): Promise<Map<string, SparseVector>> {
   return new Map(header.ids.map((id, i) => [id, vectors[i]]));
 }
 
+const isComplete = (dir: string) => fs.existsSync(path.join(dir, 'vectors.snapshot'));
+
 /**
  * Writes a tenant's content index (model, vectors with any FAISS index, TF-IDF terms) into a fresh
- * directory, then moves it in place of the previous one: a crash leaves the old snapshot or none.
+ * directory, then swaps it in by renames: the previous snapshot is moved aside (`.old`) before the new
+ * one takes its place and removed only after, so a crash at any moment leaves a complete snapshot
+ * (the new one, or the previous one in place or aside) for the next start.
  */
 export async function saveContentSnapshot(dir: string, snapshot: ContentSnapshot): Promise<void> {
   const next = `${dir}.next`;
+  const old = `${dir}.old`;
   await fs.promises.rm(next, { recursive: true, force: true });
   await fs.promises.mkdir(next, { recursive: true });
   await fs.promises.writeFile(path.join(next, 'model.bin'), snapshot.model);
   await writeTerms(path.join(next, 'terms.bin'), snapshot.terms);
   await snapshot.index.snapshot(path.join(next, 'vectors.snapshot'), snapshot.meta);
-  await fs.promises.rm(dir, { recursive: true, force: true });
+  if (isComplete(dir)) {
+    await fs.promises.rm(old, { recursive: true, force: true });
+    await fs.promises.rename(dir, old);
+  } else {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
   await fs.promises.rename(next, dir);
+  await fs.promises.rm(old, { recursive: true, force: true });
 }
 
+/** The last complete snapshot: in place, or moved aside by a save that a crash interrupted. */
 export async function loadContentSnapshot(dir: string, options: VectorIndexOptions): Promise<ContentSnapshot | undefined> {
-  if (!fs.existsSync(path.join(dir, 'vectors.snapshot'))) return undefined;
+  if (!isComplete(dir)) {
+    if (!isComplete(`${dir}.old`)) return undefined;
+    dir = `${dir}.old`;
+  }
   const modelBytes = await fs.promises.readFile(path.join(dir, 'model.bin'));
   const model: SerializedModel = new Uint8Array(new SharedArrayBuffer(modelBytes.byteLength));
   model.set(modelBytes);

@@ -26,10 +26,10 @@ export interface ContentSettings {
   snapshotEveryMs: number;
 }
 
-export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string): ContentSettings {
+export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string, snapshotEveryMs = 5 * 60_000): ContentSettings {
   return {
     snapshotDir,
-    snapshotEveryMs: 5 * 60_000,
+    snapshotEveryMs,
     candidates: 200,
     refitGrowth,
     maxFitTexts: 30_000,
@@ -66,6 +66,7 @@ interface Generation {
 }
 
 const FLUSH_MS = 50;
+const LATE_GROWTH_FACTOR = 4;
 const FLUSH_BATCH = 512;
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
@@ -99,6 +100,8 @@ export class TenantContent {
   private persisting: Promise<void> | undefined;
   private readonly snapshotTimer: NodeJS.Timeout | undefined;
   readonly ready: Promise<void>;
+  /** The snapshot restore at start (false when there was none): refits wait for it. */
+  private readonly restored: Promise<boolean>;
 
   constructor(
     private readonly store: TenantStore,
@@ -106,7 +109,10 @@ export class TenantContent {
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
   ) {
-    this.ready = this.restore().then((restored) => (restored ? undefined : this.rebuild()));
+    this.restored = this.restore();
+    // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
+    // running a second rebuild alongside (two at once lost track of the writes made during them).
+    this.ready = this.restored.then((restored) => (restored ? undefined : this.refit()));
     if (settings.snapshotDir) {
       this.snapshotTimer = setInterval(() => void this.persist(), settings.snapshotEveryMs);
       this.snapshotTimer.unref();
@@ -158,13 +164,18 @@ export class TenantContent {
   /** Snapshots the index if it changed: every write acknowledged before it starts is in it. */
   persist(): Promise<void> {
     const dir = this.snapshotPath;
-    if (!dir || !this.dirty || this.refitting) return this.persisting ?? Promise.resolve();
+    // A refit in progress does not stop it: the current generation keeps taking every write until the swap,
+    // which waits for this write before closing it (so a stop during a refit still leaves a snapshot).
+    if (!dir || !this.dirty) return this.persisting ?? Promise.resolve();
     this.persisting ??= (async () => {
       const savedAt = new Date().toISOString();
       this.dirty = false;
       await this.settled();
       const { model, index, terms, fittedDocs } = this.generation;
+      const started = Date.now();
+      this.logEvent({ tenant: this.store.tenant, documents: index.size }, 'content snapshot writing');
       await saveContentSnapshot(dir, { model, index, terms, meta: { modelId: modelInfo(model).id, fittedDocs, savedAt } });
+      this.logEvent({ tenant: this.store.tenant, documents: index.size, ms: Date.now() - started }, 'content snapshot written');
     })().catch((error: unknown) => {
       this.dirty = true;
       this.logger.error({ err: error, tenant: this.store.tenant }, 'content snapshot failed');
@@ -220,6 +231,7 @@ export class TenantContent {
   private async rebuild(): Promise<void> {
     const started = Date.now();
     this.dirtyDuringRefit = new Set();
+    this.logEvent({ tenant: this.store.tenant }, 'content index rebuild started');
     const docs = await this.allDocuments();
     const model = sharedModelBytes(await this.fit(docs));
     const info = modelInfo(model);
@@ -231,12 +243,18 @@ export class TenantContent {
     const previous = this.generation;
     this.generation = next;
     this.dirty = true;
-    previous?.index.close();
+    if (previous) void (this.persisting ?? Promise.resolve()).then(() => previous.index.close());
     const dirty = this.dirtyDuringRefit;
     this.dirtyDuringRefit = undefined;
     for (const id of dirty) this.pending.add(id);
     this.scheduleFlush();
-    this.logger.info({ tenant: this.store.tenant, documents: docs.length, model: info.kind, dim: info.dim, ms: Date.now() - started }, 'content index built');
+    this.logEvent({ tenant: this.store.tenant, documents: docs.length, model: info.kind, dim: info.dim, ms: Date.now() - started }, 'content index built');
+  }
+
+  /** Rare lifecycle lines are written out at once (the request log is buffered), so operators and crash tests see them as they happen. */
+  private logEvent(fields: Record<string, unknown>, message: string): void {
+    this.logger.info(fields, message);
+    this.logger.flush();
   }
 
   /** A document was written or deleted: re-embed it soon (writes are batched). */
@@ -296,9 +314,15 @@ export class TenantContent {
     await this.flushing;
   }
 
+  /**
+   * Whether the key has grown enough for a new model. Once a model was fitted on a full sample
+   * (maxFitTexts), a refit learns little more and still re-embeds every document, so growth must be
+   * LATE_GROWTH_FACTOR times larger; the scheduled refit (KINDRED_REFIT_CRON) still follows drift.
+   */
   private maybeRefit(): void {
     const { corpus, fittedDocs, index } = this.generation;
-    const due = corpus ? index.size >= fittedDocs * this.settings.refitGrowth : index.size >= MIN_DOCS_FOR_CORPUS_MODEL;
+    const growth = fittedDocs >= this.settings.maxFitTexts ? this.settings.refitGrowth * LATE_GROWTH_FACTOR : this.settings.refitGrowth;
+    const due = corpus ? index.size >= fittedDocs * growth : index.size >= MIN_DOCS_FOR_CORPUS_MODEL;
     if (due) {
       this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
     }
@@ -306,7 +330,7 @@ export class TenantContent {
 
   /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */
   refit(): Promise<void> {
-    this.refitting ??= this.rebuild().finally(() => {
+    this.refitting ??= this.restored.catch(() => false).then(() => this.rebuild()).finally(() => {
       this.refitting = undefined;
     });
     return this.refitting;

@@ -59,6 +59,8 @@ export class TenantHybrid {
     if (this.current && version === this.version && Date.now() - this.refreshedAt < REFRESH_MS) return this.current;
     if (version !== this.version) {
       const blob = version === undefined ? undefined : await loadBlob(models, HYBRID_MODEL_BLOB);
+      // A newer save replaced that version while it was read: keep serving the current model; the next check loads the newer one.
+      if (version !== undefined && !blob && this.current) return this.current;
       this.model = blob ? this.readModel(blob.data, blob.version) : null;
     }
     await this.content.ready;
