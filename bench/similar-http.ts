@@ -11,6 +11,7 @@ import { apiCaller, inParallel, median, peakRssMb, startKindred } from './suppor
  */
 const SHARED = path.join(__dirname, '..', '..', '..', 'shared', 'data');
 const KEY = 'bench-similar';
+const ADMIN = 'bench-admin';
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
 
@@ -74,8 +75,10 @@ async function main(): Promise<void> {
   const texts = corpus();
   const reused = KEEP_DIR !== undefined && fs.existsSync(path.join(KEEP_DIR, 'lmdb'));
   const launched = Date.now();
-  const kindred = await startKindred(KEY, {}, KEEP_DIR);
+  const kindred = await startKindred(KEY, { KINDRED_ADMIN_TOKEN: ADMIN }, KEEP_DIR);
   const { base, child } = kindred;
+  // The key's indexes exist from the start, so ingest pays for keeping them current (refits included).
+  await call(`${base}/documents/similar-to-text`, 'POST', { text: 'warm up', number: 1 }).catch(() => []);
   const started = Date.now();
   try {
     if (reused) {
@@ -96,11 +99,14 @@ async function main(): Promise<void> {
       });
     }
     const acked = Date.now();
+    // Searchable = every document is in the content index (its size, from /metrics) and a query answers.
     const last = `d${texts.length - 1}`;
     for (;;) {
       const hits = await call(`${base}/documents/similar-to-ids`, 'POST', { ids: [last], number: 1 }).catch(() => []);
-      if (hits.length) break;
-      await new Promise((r) => setTimeout(r, 500));
+      const metrics = await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } }).then((r) => r.text(), () => '');
+      const indexed = Number(/^kindred_index_documents\{[^}]*\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+      if (hits.length && indexed >= texts.length) break;
+      await new Promise((r) => setTimeout(r, 250));
     }
     const searchable = Date.now();
     const ids = Array.from({ length: QUERIES }, (_, i) => `d${Math.floor((i * 7919) % texts.length)}`);

@@ -161,8 +161,11 @@ export async function startKindred(key: string, env: Record<string, string> = {}
     base,
     child,
     stop() {
+      // The server writes its last snapshot while stopping: remove the directory once it has exited.
+      child.once('exit', () => {
+        if (!keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      });
       child.kill('SIGTERM');
-      if (!keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
