@@ -19,8 +19,21 @@ function memoryStorage(tenants: string[]) {
       clear: async () => map.clear(),
     };
   };
+  const leases = new Map<string, { holder: string; until: number }>();
   const storage = {
     keys: { list: async () => tenants.map((tenant) => ({ tenant })) },
+    leases: {
+      acquire: async (name: string, holder: string, ttlMs: number) => {
+        const current = leases.get(name);
+        if (current && current.until >= Date.now() && current.holder !== holder) return false;
+        leases.set(name, { holder, until: Date.now() + ttlMs });
+        return true;
+      },
+      release: async (name: string, holder: string) => {
+        if (leases.get(name)?.holder === holder) leases.delete(name);
+      },
+      pruneExpired: async () => 0,
+    },
     tenant: (tenant: string) => ({ tenant, values: (namespace: string) => values(tenant, namespace) }) as unknown as TenantStore,
   } as unknown as Storage;
   return { storage, jobs: (tenant: string) => values(tenant, JOBS_NAMESPACE) };
@@ -106,5 +119,26 @@ describe('jobs/runner', () => {
     const job = await runner.submit('t1', 'slow', {});
     await runner.idle();
     assert.equal(((await jobs('t1').get(job.id)) as JobRecord).status, 'running');
+  });
+
+  it('runs a job resumed by two processes on one database once', async () => {
+    const { storage, jobs } = memoryStorage(['t1']);
+    const at = new Date().toISOString();
+    await jobs('t1').put('j', { id: 'j', kind: 'work', tenant: 't1', payload: {}, status: 'running', attempts: 1, created_at: at, updated_at: at } satisfies JobRecord);
+    const runs: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const first = new JobRunner(storage, silent);
+    const second = new JobRunner(storage, silent);
+    first.register('work', async () => { runs.push('first'); await gate; });
+    second.register('work', async () => { runs.push('second'); });
+    await first.resumeAll();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await second.resumeAll();
+    await second.idle();
+    release();
+    await first.idle();
+    assert.deepEqual(runs, ['first']);
+    assert.deepEqual(await jobs('t1').list(), []);
   });
 });
