@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   const texts = corpus();
   const reused = KEEP_DIR !== undefined && fs.existsSync(path.join(KEEP_DIR, 'lmdb'));
   const launched = Date.now();
-  const kindred = await startKindred(KEY, { KINDRED_ADMIN_TOKEN: ADMIN }, KEEP_DIR);
+  const kindred = await startKindred(KEY, { KINDRED_ADMIN_TOKEN: ADMIN }, { keepDataDir: KEEP_DIR });
   const { base, child } = kindred;
   // The key's indexes exist from the start, so ingest pays for keeping them current (refits included).
   await call(`${base}/documents/similar-to-text`, 'POST', { text: 'warm up', number: 1 }).catch(() => []);

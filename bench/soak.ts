@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { apiCaller, cpuSeconds, median, startKindred } from './support';
+import { collectGarbage } from '../test/helpers/inspector';
+import { apiCaller, cpuSeconds, median, startKindred, type KindredProcess } from './support';
 
 /**
  * npm run soak: a mixed workload (reads, writes, similar, keyword, hybrid, batch) on loopback for
@@ -35,9 +36,20 @@ function slope(points: Array<[number, number]>): number {
   return num / den;
 }
 
+/** RSS and V8 heap in use after a full garbage collection: what the server still holds, garbage aside. */
+async function settledMemory(kindred: KindredProcess): Promise<{ rssMb: number; heapMb: number } | undefined> {
+  if (!kindred.inspectorUrl) return undefined;
+  await collectGarbage(kindred.inspectorUrl);
+  const metrics = await (await fetch(`${kindred.base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
+  const heapMb = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN) / 1024 / 1024;
+  return { rssMb: rssMb(kindred.child.pid!), heapMb };
+}
+
+const memoryText = (m: { rssMb: number; heapMb: number } | undefined) => (m ? `RSS ${m.rssMb.toFixed(0)} MB, heap ${m.heapMb.toFixed(1)} MB` : 'n/a');
+
 async function main(): Promise<void> {
   const corpus = texts();
-  const kindred = await startKindred(KEY, { KINDRED_ADMIN_TOKEN: ADMIN });
+  const kindred = await startKindred(KEY, { KINDRED_ADMIN_TOKEN: ADMIN }, { inspect: true });
   const { base, child } = kindred;
   try {
     for (let i = 0; i < 1000; i++) await call(`${base}/documents/seed-${i}`, 'POST', { text: corpus[i] });
@@ -56,6 +68,7 @@ async function main(): Promise<void> {
       () => call(`${base}/batch`, 'POST', { sequential: false, ops: [0, 1, 2].map((k) => ({ method: 'GET', url: `/documents/seed-${k}`, headers: { 'Subscription-Key': KEY } })) }),
       () => call(`${base}/documents?per_page=25&page=${1 + Math.floor(Math.random() * 40)}`, 'GET'),
     ];
+    const before = await settledMemory(kindred);
     const until = Date.now() + MINUTES * 60_000;
     const minutes: Array<{ latencies: number[]; errors: number }> = [];
     const rss: Array<[number, number]> = [];
@@ -75,6 +88,7 @@ async function main(): Promise<void> {
       }
     }));
     clearInterval(sampler);
+    const after = await settledMemory(kindred);
     const metrics = await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
     const lagP99 = Number(/^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(metrics)?.[1] ?? NaN) * 1000;
     const cpu = cpuSeconds(child.pid!);
@@ -89,7 +103,10 @@ async function main(): Promise<void> {
       console.log(`| ${i + 1} | ${(m.latencies.length / 60).toFixed(0)} | ${median(sorted).toFixed(1)} | ${(sorted[Math.floor(sorted.length * 0.99)] ?? NaN).toFixed(1)} | ${m.errors} |`);
     });
     console.log('');
-    console.log(`RSS: ${rss[0]?.[1].toFixed(0)} MB at the start, ${rss[rss.length - 1]?.[1].toFixed(0)} MB at the end, slope ${slope(rss).toFixed(2)} MB/minute; ` +
+    const secondHalf = rss.filter(([minute]) => minute >= MINUTES / 2);
+    console.log(`After a forced GC: ${memoryText(before)} after seeding, ${memoryText(after)} at the end.`);
+    console.log(`RSS: ${rss[0]?.[1].toFixed(0)} MB at the start, ${rss[rss.length - 1]?.[1].toFixed(0)} MB at the end, slope ${slope(rss).toFixed(2)} MB/minute ` +
+      `(second half ${slope(secondHalf).toFixed(2)} MB/minute); ` +
       `event-loop lag p99 ${lagP99.toFixed(1)} ms; server CPU ${cpu?.toFixed(0) ?? '?'} s; documents rewritten ${n - 1000}`);
   } finally {
     kindred.stop();

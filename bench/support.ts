@@ -134,25 +134,36 @@ export function apiCaller(key: string) {
 export interface KindredProcess {
   base: string;
   child: ChildProcess;
+  /** The server's inspector (with `inspect`), e.g. to force a garbage collection before reading memory. */
+  inspectorUrl?: string;
   /** Stops the server and removes its data directory. */
   stop(): void;
 }
 
-/**
- * Starts the built server on a free port with one key; resolves once healthy. The data directory is
- * a fresh one, removed at stop, unless `keepDataDir` names one to use and keep (large corpora
- * ingested once, measured across runs).
- */
-export async function startKindred(key: string, env: Record<string, string> = {}, keepDataDir?: string): Promise<KindredProcess> {
+export interface KindredOptions {
+  /** Use and keep this data directory (large corpora ingested once, measured across runs) instead of a fresh one. */
+  keepDataDir?: string;
+  /** Start the server with `--inspect` on a free port. */
+  inspect?: boolean;
+}
+
+/** Starts the built server on a free port with one key; resolves once healthy. */
+export async function startKindred(key: string, env: Record<string, string> = {}, options: KindredOptions = {}): Promise<KindredProcess> {
+  const { keepDataDir, inspect = false } = options;
   const dataDir = keepDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-'));
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...(inspect ? ['--inspect=127.0.0.1:0'] : []), SERVER_ENTRY], {
     env: {
       ...process.env, PORT: String(port), HOST: '127.0.0.1', KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: key,
       LOG_LEVEL: 'warn', MONGODB_URI: '', KINDRED_CACHE_DIR: process.env.KINDRED_CACHE_DIR ?? path.join(os.tmpdir(), 'kindred-test-cache'),
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    if (stderr.length < 100) stderr.push(...chunk.toString().split('\n'));
   });
   const base = `http://127.0.0.1:${port}`;
   // A kept directory may hold a large corpus whose indexes are built before the server reports healthy.
@@ -160,6 +171,7 @@ export async function startKindred(key: string, env: Record<string, string> = {}
   return {
     base,
     child,
+    inspectorUrl: stderr.map((l) => /Debugger listening on (ws:\/\/\S+)/.exec(l)?.[1]).find(Boolean),
     stop() {
       // The server writes its last snapshot while stopping: remove the directory once it has exited.
       child.once('exit', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import fc from 'fast-check';
-import { WebSocket } from 'undici';
+import { collectGarbage, inspectorUrl } from '../helpers/inspector';
 import { watchEvents } from '../helpers/invariants';
 import { startServer, type RunningServer } from '../helpers/server';
 
@@ -74,27 +74,11 @@ interface Memory {
   heapUsedMb: number;
 }
 
-/**
- * A full garbage collection in the server, through its inspector (started with --inspect on a free
- * port): without it the heap in use includes garbage V8 has not collected yet, and says nothing of leaks.
- */
-async function collectGarbage(server: RunningServer): Promise<void> {
-  const url = server.lines.map((l) => /Debugger listening on (ws:\/\/\S+)/.exec(l)?.[1]).find(Boolean);
-  if (!url) throw new Error('the server has no inspector');
-  const socket = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => {
-    socket.addEventListener('open', () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
-    socket.addEventListener('message', (event) => {
-      if ((JSON.parse(String(event.data)) as { id?: number }).id === 1) resolve();
-    });
-    socket.addEventListener('error', () => reject(new Error('inspector connection failed')));
-  });
-  socket.close();
-}
-
 /** The server's resident memory (/proc) and V8 heap in use (its prom-client metrics), after a full GC. */
 async function serverMemory(server: RunningServer): Promise<Memory> {
-  await collectGarbage(server);
+  const url = inspectorUrl(server.lines);
+  if (!url) throw new Error('the server has no inspector (started without --inspect)');
+  await collectGarbage(url);
   const status = fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
   const rssMb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? NaN) / 1024;
   const metrics = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
