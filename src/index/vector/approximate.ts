@@ -1,6 +1,9 @@
 import { FaissAddon, FaissIndex } from './faiss-addon';
 import { SharedVectorStore } from './shared-store';
 
+/** The largest number of inverted lists chosen automatically (√rows up to here). */
+export const MAX_AUTO_NLIST = 8192;
+
 export interface ApproximateOptions {
   /** FAISS factory string; default `IVF<nlist>,Flat` (inner product). */
   description?: string;
@@ -75,9 +78,14 @@ export class ApproximateIndex {
     return this.faiss.ntotal;
   }
 
+  /** Inverted lists of the IVF index (undefined for other kinds). */
+  get nlist(): number | undefined {
+    return this.options.nlist;
+  }
+
   /** Creates and fills an index from the store's live rows; changes noted meanwhile are applied after. */
   static create(store: SharedVectorStore, addon: FaissAddon, options: ApproximateOptions): ApproximateIndex {
-    const nlist = options.nlist ?? Math.min(8192, Math.max(16, Math.round(Math.sqrt(store.size))));
+    const nlist = options.nlist ?? Math.min(MAX_AUTO_NLIST, Math.max(16, Math.round(Math.sqrt(store.size))));
     const description = options.description ?? `IVF${nlist},Flat`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
     const nprobe = options.nprobe ?? Math.min(nlist, 16);

@@ -31,6 +31,25 @@ const available = VectorIndex.approximateAvailable();
 (available ? describe : describe.skip)('VectorIndex approximate (FAISS IVF addon)', function () {
   this.timeout(60_000);
 
+  it('rebuilds with more lists once it has grown past four times the rows its lists were sized for', async () => {
+    const dim = 16;
+    const data = clustered(4400, dim, 5);
+    const index = new VectorIndex(dim, { approximate: { minRows: 1000 } });
+    const rows = [...data];
+    for (const [id, v] of rows.slice(0, 1000)) index.upsert(id, v);
+    await index.flushApproximate();
+    assert.equal(index.approximateLists, 32, 'sized for 1,000 rows: √1000');
+    for (const [id, v] of rows.slice(1000, 4000)) index.upsert(id, v);
+    await index.flushApproximate();
+    assert.equal(index.approximateLists, 32, 'not yet past 4 × 32²');
+    for (const [id, v] of rows.slice(4000)) index.upsert(id, v);
+    await index.flushApproximate();
+    assert.equal(index.approximateLists, 64, 'rebuilt for 4,097 rows and more: √4097 ≈ 64');
+    const q = normalisedCopy(data.get('p4399') as Float32Array);
+    assert.equal((await index.search(q, 1))[0].id, 'p4399', 'rows added during and after the rebuild are found');
+    index.close();
+  });
+
   it('builds once large enough, recalls exact results and follows upserts and removals', async () => {
     const dim = 32;
     const data = clustered(6000, dim, 3);
