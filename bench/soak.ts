@@ -22,9 +22,9 @@ function texts(): string[] {
     .map((l) => { const t = (JSON.parse(l) as { text: string }).text; return t.slice(t.indexOf('\n\n') + 2) || 'empty'; });
 }
 
-function rssMb(pid: number): number {
+function rssMb(pid: number, field = 'VmRSS'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 function slope(points: Array<[number, number]>): number {
@@ -37,15 +37,21 @@ function slope(points: Array<[number, number]>): number {
 }
 
 /** RSS and V8 heap in use after a full garbage collection: what the server still holds, garbage aside. */
-async function settledMemory(kindred: KindredProcess): Promise<{ rssMb: number; heapMb: number } | undefined> {
+async function settledMemory(kindred: KindredProcess): Promise<Memory | undefined> {
   if (!kindred.inspectorUrl) return undefined;
   await collectGarbage(kindred.inspectorUrl);
   const metrics = await (await fetch(`${kindred.base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
   const heapMb = Number(/^nodejs_heap_size_used_bytes (\S+)/m.exec(metrics)?.[1] ?? NaN) / 1024 / 1024;
-  return { rssMb: rssMb(kindred.child.pid!), heapMb };
+  const pid = kindred.child.pid!;
+  return { rssMb: rssMb(pid), anonMb: rssMb(pid, 'RssAnon'), fileMb: rssMb(pid, 'RssFile'), heapMb };
 }
 
-const memoryText = (m: { rssMb: number; heapMb: number } | undefined) => (m ? `RSS ${m.rssMb.toFixed(0)} MB, heap ${m.heapMb.toFixed(1)} MB` : 'n/a');
+type Memory = { rssMb: number; anonMb: number; fileMb: number; heapMb: number };
+
+// RssFile is mostly the store's memory-mapped pages (LMDB): page cache the kernel can take back.
+const memoryText = (m: Memory | undefined) => (m
+  ? `RSS ${m.rssMb.toFixed(0)} MB (anonymous ${m.anonMb.toFixed(0)}, file-backed ${m.fileMb.toFixed(0)}), heap ${m.heapMb.toFixed(1)} MB`
+  : 'n/a');
 
 async function main(): Promise<void> {
   const corpus = texts();
@@ -88,9 +94,10 @@ async function main(): Promise<void> {
       }
     }));
     clearInterval(sampler);
-    const after = await settledMemory(kindred);
+    // Read before the memory reading below: prom-client resets the lag histogram at each /metrics read.
     const metrics = await (await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
     const lagP99 = Number(/^nodejs_eventloop_lag_p99_seconds (\S+)$/m.exec(metrics)?.[1] ?? NaN) * 1000;
+    const after = await settledMemory(kindred);
     const cpu = cpuSeconds(child.pid!);
     console.log(`## soak — ${new Date().toISOString().slice(0, 10)}`);
     console.log(`command: SOAK_MINUTES=${MINUTES} SOAK_CONCURRENCY=${CONCURRENCY} npm run soak; mixed workload (GET, POST, similar, by-keyword, hybrid user recommendations, batch, list) ` +
