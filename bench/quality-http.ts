@@ -1,37 +1,23 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import zlib from 'node:zlib';
-import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
+import { apiCaller, inParallel, median, peakRssMb, startKindred, loadNewsgroups, type NewsgroupPost } from './support';
 
 /**
  * bench:quality, through the HTTP API: 20 Newsgroups train split ingested with POST /documents
  * (and tagged with its newsgroup), test split texts as POST /documents/similar-to-text queries:
  * precision@10, tag suggestion top-1 accuracy, ingest rate, query latency.
  */
-const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data', '20newsgroups');
 const KEY = 'bench-quality';
 const QUERY_LIMIT = Number(process.env.BENCH_QUERIES ?? 7532);
 const TAG_QUERIES = Number(process.env.BENCH_TAG_QUERIES ?? 2000);
 
-interface Post { id: string; label: string; text: string }
-
-function load(split: 'train' | 'test'): Post[] {
-  const lines = zlib.gunzipSync(fs.readFileSync(path.join(DATA, `20newsgroups-bydate-${split}.jsonl.gz`))).toString('utf8').split('\n');
-  return lines.filter(Boolean).map((line, i) => {
-    const o = JSON.parse(line) as { label: string; text: string };
-    const blank = o.text.indexOf('\n\n');
-    return { id: `${split}-${i}`, label: o.label, text: blank >= 0 ? o.text.slice(blank + 2) : o.text };
-  });
-}
 
 
 const call = apiCaller(KEY);
 
 async function main(): Promise<void> {
-  const train = load('train');
+  const train = loadNewsgroups('train');
   // A post whose body is empty once the headers are stripped cannot be a query (the API answers 400).
-  const test = load('test').filter((p) => p.text.trim() !== '').slice(0, QUERY_LIMIT);
+  const test = loadNewsgroups('test').filter((p) => p.text.trim() !== '').slice(0, QUERY_LIMIT);
   const labelOf = new Map(train.map((p) => [p.id, p.label]));
   const kindred = await startKindred(KEY, { KINDRED_REFIT_GROWTH: '1.3' });
   const { base, child } = kindred;
@@ -47,7 +33,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
     }
     const indexed = Date.now();
-    const batches: Post[][] = [];
+    const batches: NewsgroupPost[][] = [];
     for (let i = 0; i < train.length; i += 100) batches.push(train.slice(i, i + 100));
     await inParallel(batches, 4, (batch) => call(`${base}/batch`, 'POST', {
       sequential: false,

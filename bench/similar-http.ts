@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { seededRandom } from '../src/embedding/random';
 import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
 
 /**
@@ -34,18 +35,6 @@ function corpus(): string[] {
   return GENERATED ? generatedCorpus(real, DOCS) : real.slice(0, DOCS);
 }
 
-/** A small deterministic generator (mulberry32), so every run ingests the same texts. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * BENCH_CORPUS=generated: texts made of real words (the vocabulary of the real corpora), each from
  * one of 2,000 topics of 60 words, with a fifth of its words from the whole vocabulary: enough
@@ -53,7 +42,7 @@ function random(seed: number): () => number {
  */
 function generatedCorpus(real: string[], count: number): string[] {
   const vocabulary = [...new Set(real.join(' ').toLowerCase().match(/[a-z]{3,15}/g) ?? [])];
-  const next = random(42);
+  const next = seededRandom(42);
   const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
   const topics = Array.from({ length: 2000 }, () => Array.from({ length: 60 }, () => pick(vocabulary)));
   return Array.from({ length: count }, () => {

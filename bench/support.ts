@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import autocannon from 'autocannon';
 
 export const ROOT = path.join(__dirname, '..', '..');
@@ -180,4 +181,22 @@ export async function startKindred(key: string, env: Record<string, string> = {}
       child.kill('SIGTERM');
     },
   };
+}
+
+export interface NewsgroupPost {
+  id: string;
+  label: string;
+  text: string;
+}
+
+const NEWSGROUPS = path.join(ROOT, '..', 'shared', 'data', '20newsgroups');
+
+/** A 20 Newsgroups split with each post's header block stripped (the protocol of issue #3). */
+export function loadNewsgroups(split: 'train' | 'test'): NewsgroupPost[] {
+  const lines = zlib.gunzipSync(fs.readFileSync(path.join(NEWSGROUPS, `20newsgroups-bydate-${split}.jsonl.gz`))).toString('utf8').split('\n');
+  return lines.filter(Boolean).map((line, i) => {
+    const o = JSON.parse(line) as { label: string; text: string };
+    const blank = o.text.indexOf('\n\n');
+    return { id: `${split}-${i}`, label: o.label, text: blank >= 0 ? o.text.slice(blank + 2) : o.text };
+  });
 }

@@ -18,27 +18,13 @@
  *
  *   node dist/bench/tags.js [--latency-only | --http]     (BENCH_TAG_QUERIES limits the --http queries)
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import zlib from 'node:zlib';
 import { TagModel, type TagScore } from '../src/index/tag-model';
 import { countTerms, terms } from '../src/embedding/tokenize';
-import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
+import { apiCaller, inParallel, median, peakRssMb, startKindred, loadNewsgroups, type NewsgroupPost } from './support';
 
-const DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data', '20newsgroups');
 const NEIGHBOURS = 30;
 const FIRST = 2000;
 
-interface Post { id: string; label: string; text: string }
-
-function load(split: 'train' | 'test'): Post[] {
-  const lines = zlib.gunzipSync(fs.readFileSync(path.join(DATA, `20newsgroups-bydate-${split}.jsonl.gz`))).toString('utf8').split('\n');
-  return lines.filter(Boolean).map((line, i) => {
-    const o = JSON.parse(line) as { label: string; text: string };
-    const blank = o.text.indexOf('\n\n');
-    return { id: `${split}-${i}`, label: o.label, text: blank >= 0 ? o.text.slice(blank + 2) : o.text };
-  });
-}
 
 /** Sublinear-tf TF-IDF, L2-normalised, over an inverted index: the neighbour search stand-in. */
 class TfidfNeighbours {
@@ -46,7 +32,7 @@ class TfidfNeighbours {
   private idf: Float64Array = new Float64Array(0);
   private postings: Array<Array<[number, number]>> = [];
 
-  constructor(private readonly docs: readonly Post[]) {
+  constructor(private readonly docs: readonly NewsgroupPost[]) {
     const bags = docs.map((d) => countTerms(terms(d.text)));
     const df: number[] = [];
     for (const bag of bags) {
@@ -95,7 +81,7 @@ class TfidfNeighbours {
 }
 
 /** The service's vote: tags of the neighbours weighted by similarity, divided by the tagged neighbours' total. */
-function neighbourVotes(neighbours: Array<{ row: number; similarity: number }>, train: readonly Post[]): Map<string, number> {
+function neighbourVotes(neighbours: Array<{ row: number; similarity: number }>, train: readonly NewsgroupPost[]): Map<string, number> {
   const votes = new Map<string, number>();
   let total = 0;
   for (const n of neighbours) {
@@ -125,7 +111,7 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-function train(model: TagModel, posts: readonly Post[], tagsOf: (p: Post, i: number) => string[]): void {
+function train(model: TagModel, posts: readonly NewsgroupPost[], tagsOf: (p: NewsgroupPost, i: number) => string[]): void {
   posts.forEach((p, i) => model.sync(p.id, p.text, tagsOf(p, i)));
 }
 
@@ -134,7 +120,7 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 1e6;
 }
 
-function latency(trainPosts: readonly Post[], test: readonly Post[]): void {
+function latency(trainPosts: readonly NewsgroupPost[], test: readonly NewsgroupPost[]): void {
   // 1,000 tags: each post carries its newsgroup's sub-tag `<group>/<i mod 50>` (≈ 11 posts a tag) and its
   // newsgroup (so 1,020 tags, two per post); queries are test texts cut or repeated to 300 words.
   const before = heapMb();
@@ -188,7 +174,7 @@ function latency(trainPosts: readonly Post[], test: readonly Post[]): void {
 }
 
 /** Adds everything, removes and re-adds half (some under another tag first): scores must equal a fresh model's. */
-function incrementalCheck(trainPosts: readonly Post[], test: readonly Post[]): void {
+function incrementalCheck(trainPosts: readonly NewsgroupPost[], test: readonly NewsgroupPost[]): void {
   const sample = trainPosts.filter((_, i) => i % 4 === 0);
   const fresh = new TagModel();
   train(fresh, sample, (p) => [p.label]);
@@ -208,7 +194,7 @@ function incrementalCheck(trainPosts: readonly Post[], test: readonly Post[]): v
     `max |Δ probability| over 200 queries ${maxDiff.toExponential(2)}`);
 }
 
-async function http(trainPosts: readonly Post[], test: readonly Post[]): Promise<void> {
+async function http(trainPosts: readonly NewsgroupPost[], test: readonly NewsgroupPost[]): Promise<void> {
   const key = 'bench-tags';
   const call = apiCaller(key);
   const tagOf = (label: string) => label.replace(/\./g, '_');
@@ -226,7 +212,7 @@ async function http(trainPosts: readonly Post[], test: readonly Post[]): Promise
       if (hits[0]?.id === last.id) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const batches: Post[][] = [];
+    const batches: NewsgroupPost[][] = [];
     for (let i = 0; i < trainPosts.length; i += 100) batches.push(trainPosts.slice(i, i + 100));
     const tagStart = Date.now();
     await inParallel(batches, 4, (batch) => call(`${base}/batch`, 'POST', {
@@ -268,8 +254,8 @@ async function http(trainPosts: readonly Post[], test: readonly Post[]): Promise
 }
 
 function main(): void {
-  const trainPosts = load('train');
-  const test = load('test').filter((p) => p.text.trim() !== '');
+  const trainPosts = loadNewsgroups('train');
+  const test = loadNewsgroups('test').filter((p) => p.text.trim() !== '');
   const firstN = Math.min(FIRST, test.length);
   console.log(`## bench:tags — ${new Date().toISOString()}`);
   console.log(`20 Newsgroups: ${trainPosts.length} train posts tagged with their group, ${test.length} test posts as queries (first ${firstN} as in bench:quality)`);

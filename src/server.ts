@@ -5,9 +5,7 @@ import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
 import { Indexes } from './index/indexes';
 import { leaseCoordinator } from './jobs/cron-coordinator';
-import { withLease } from './jobs/lease';
-import { trainingLease, trainTenantModel } from './jobs/train-hybrid';
-import { DEFAULT_HYBRID_PARAMS } from './models/hybrid/train';
+import { scheduleTraining } from './jobs/train-schedule';
 import { Metrics } from './http/metrics';
 import { createApp } from './http/app';
 import { PrunedLimiter } from './http/rate-limit';
@@ -26,7 +24,6 @@ import { v6 } from './api/v6/routes';
 import { parserVersion } from './api/parser/routes';
 import { ArticleService } from './services/articles';
 import { ClusterService, registerClusterService } from './services/clusters';
-// dashboard (src/ops)
 import { Operations } from './ops/operations';
 import { ScheduleBoard } from './ops/schedules';
 
@@ -71,40 +68,20 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs), logger);
   const clusters = new ClusterService(storage, pool, indexes, logger);
   registerClusterService(clusters);
-  // dashboard: the board shows each schedule and records its runs (src/ops/schedules.ts)
+  // The dashboard shows each schedule and records its runs.
   const schedules = new ScheduleBoard();
   const refit = cron.schedule(config.refitCron, () => schedules.track('refit', indexes.refitAll())
     .catch((error: unknown) => logger.error({ err: error }, 'scheduled refit failed')));
   schedules.add('refit', refit, { name: 'content refit', expression: config.refitCron });
-  // On a shared database each scheduled run is taken by one process (a lease per time slot), and a
-  // training never overlaps another of the same key (`kindred train` included).
-  const coordination = feed ? { distributed: true, runCoordinator: leaseCoordinator(storage.leases, feed.origin) } : {};
-  const trainings = [...config.trainSchedules].map(([tenant, expression]) => {
-    const task = cron.schedule(expression, (context) => {
-      const slot = context.date.toISOString();
-      logger.info({ tenant, slot }, 'scheduled training');
-      return schedules.track(`train:${tenant}`, withLease(storage.leases, trainingLease(tenant), () => trainTenantModel(storage.tenant(tenant), pool, DEFAULT_HYBRID_PARAMS, (line) => {
-        schedules.note(`train:${tenant}`, line);
-        logger.info({ tenant }, line);
-      }))
-        .then((outcome) => {
-          if (!outcome.ran) logger.info({ tenant, slot }, 'scheduled training skipped: another process is training this key');
-          if (!outcome.ran) schedules.note(`train:${tenant}`, 'skipped: another process is training this key');
-        }))
-        .catch((error: unknown) => logger.error({ err: error, tenant }, 'scheduled training failed'));
-    }, { noOverlap: true, name: `train:${tenant}`, ...coordination });
-    task.on('execution:skipped', (context) => logger.info({ tenant, slot: context.date.toISOString() }, 'scheduled training taken by another process'));
-    schedules.add(`train:${tenant}`, task, { name: 'hybrid training', tenant, expression });
-    return task;
-  });
+  const coordinator = feed ? leaseCoordinator(storage.leases, feed.origin) : undefined;
+  const trainings = [...config.trainSchedules].map(([tenant, expression]) => scheduleTraining(tenant, expression, { storage, pool, logger, schedules, coordinator }));
   const articles = new ArticleService({ pool, ...config.parser }, config.parser);
   const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion(articles) };
   const metrics = new Metrics(pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })));
-  // dashboard: figures for /dashboard/data.json and the job gauges of /metrics
   const operations = new Operations({ pool, storage, indexes, requests: metrics.requests, schedules });
   metrics.trackJobs(() => operations.jobStates());
   let ready = false;
-  // limits: per-key rate over every version (off unless KINDRED_RATE_LIMIT > 0)
+  // Per-key rate over every version (off unless KINDRED_RATE_LIMIT > 0).
   const rateLimiter = config.rateLimit.perSecond > 0 ? new PrunedLimiter({ ratePerSecond: config.rateLimit.perSecond, burst: config.rateLimit.burst }) : undefined;
   const app = createApp({
     metrics,
@@ -122,7 +99,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
-    // limits: slow-client timeouts; set before 'listening', when Node starts its connection-checking timer.
+    // Slow-client timeouts, set before 'listening', when Node starts its connection-checking timer.
     applyTimeouts(s, config.timeouts);
     s.once('error', reject);
   });

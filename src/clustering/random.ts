@@ -1,11 +1,2 @@
-/** mulberry32: a small deterministic PRNG, so a model trained twice on the same data gives the same clusters. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, shared with the embedding fits: a model trained twice on the same data gives the same clusters. */
+export { seededRandom } from '../embedding/random';
