@@ -10,7 +10,7 @@ import { buildCsr, type Csr } from '../src/models/als/csr';
 import { Rng } from '../src/models/als/rng';
 import { trainAls, type AlsParams, DEFAULT_ALS_PARAMS, type IterationReport } from '../src/models/als/train';
 import { PoolExecutor } from '../src/models/als/executor';
-import { MetricsAccumulator, splitPerUser, type RankingMetrics } from '../src/models/hybrid/evaluate';
+import { MetricsAccumulator, pairsFromLists, splitPerUser, type RankingMetrics } from '../src/models/hybrid/evaluate';
 import { HybridRecommender } from '../src/models/hybrid/recommender';
 import type { BlendWeights } from '../src/models/hybrid/scoring';
 import { topK } from '../src/models/hybrid/topk';
@@ -66,17 +66,7 @@ function toCsr(itemsByUser: Int32Array[], nItems: number): Csr {
 
 /** Ids are "u<index>" / "m<index>"; every item id is listed so model indices equal MovieLens indices. */
 function toInteractions(itemsByUser: Int32Array[], nItems: number): Interactions {
-  let n = 0;
-  for (const l of itemsByUser) n += l.length;
-  const users = new Int32Array(n);
-  const items = new Int32Array(n);
-  let e = 0;
-  itemsByUser.forEach((l, u) => {
-    for (const i of l) {
-      users[e] = u;
-      items[e++] = i;
-    }
-  });
+  const { users, items } = pairsFromLists(itemsByUser);
   return {
     userIds: itemsByUser.map((_, u) => `u${u}`),
     itemIds: Array.from({ length: nItems }, (_, i) => `m${i}`),

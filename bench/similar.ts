@@ -13,6 +13,7 @@ import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { WorkerPool } from '../src/pool';
 import { VectorIndex } from '../src/index/vector';
+import { seededRandom } from '../src/embedding/random';
 
 const DATA = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
 const DIM = 256;
@@ -20,17 +21,6 @@ const DIM = 256;
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function gaussian(next: () => number): () => number {
@@ -113,7 +103,7 @@ function textCorpus(): Corpus {
 }
 
 function pickQueries(vectors: Float32Array, dim: number, ids: string[], queries: number): Pick<Dataset, 'queries' | 'queryExclude'> {
-  const next = rng(1);
+  const next = seededRandom(1);
   const qs: Float32Array[] = [];
   const qx: Array<string | undefined> = [];
   for (let i = 0; i < queries; i++) {
@@ -178,7 +168,7 @@ export function gloveDataset(queries: number, corpus: Corpus = textCorpus()): Da
 
 /** Gaussian mixture: `clusters` random unit centres, point = centre + N(0, 1/dim) noise, normalised. */
 export function mixtureDataset(rows: number, clusters: number, queries: number): Dataset {
-  const next = rng(7);
+  const next = seededRandom(7);
   const g = gaussian(next);
   const centres = new Float32Array(clusters * DIM);
   for (let c = 0; c < clusters; c++) {

@@ -68,7 +68,9 @@ napi_value throw_type(napi_env env, const char* msg) {
   return nullptr;
 }
 
-bool get_f32(napi_env env, napi_value v, float** data, size_t* length) {
+// The data of a typed array of the given element type; false for anything else.
+template <typename T>
+bool get_typed(napi_env env, napi_value v, napi_typedarray_type want, T** data, size_t* length) {
   bool is_ta = false;
   if (napi_is_typedarray(env, v, &is_ta) != napi_ok || !is_ta) return false;
   napi_typedarray_type type;
@@ -76,22 +78,17 @@ bool get_f32(napi_env env, napi_value v, float** data, size_t* length) {
   napi_value ab;
   size_t offset;
   if (napi_get_typedarray_info(env, v, &type, length, &ptr, &ab, &offset) != napi_ok) return false;
-  if (type != napi_float32_array) return false;
-  *data = static_cast<float*>(ptr);
+  if (type != want) return false;
+  *data = static_cast<T*>(ptr);
   return true;
 }
 
+bool get_f32(napi_env env, napi_value v, float** data, size_t* length) {
+  return get_typed(env, v, napi_float32_array, data, length);
+}
+
 bool get_i64(napi_env env, napi_value v, int64_t** data, size_t* length) {
-  bool is_ta = false;
-  if (napi_is_typedarray(env, v, &is_ta) != napi_ok || !is_ta) return false;
-  napi_typedarray_type type;
-  void* ptr;
-  napi_value ab;
-  size_t offset;
-  if (napi_get_typedarray_info(env, v, &type, length, &ptr, &ab, &offset) != napi_ok) return false;
-  if (type != napi_bigint64_array) return false;
-  *data = static_cast<int64_t*>(ptr);
-  return true;
+  return get_typed(env, v, napi_bigint64_array, data, length);
 }
 
 // One asynchronous job: `run` executes off the JS thread, `finish` builds the result.

@@ -51,3 +51,21 @@ export function serverUrl(parsed: ParsedArgs, env: NodeJS.ProcessEnv = process.e
   if (given) return given.replace(/\/+$/, '');
   return `http://127.0.0.1:${env.PORT || '8080'}`;
 }
+
+/**
+ * Runs a command body with the CLI's usage conventions: `--help` prints the usage (exit 0); a
+ * UsageError prints its reason and the usage (exit 2).
+ */
+export async function withUsage(args: string[], usage: string, body: () => Promise<number>): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  try {
+    return await body();
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+}

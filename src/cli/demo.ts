@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { numberOption, parseArgs, requiredOption, serverUrl, UsageError } from './args';
+import { numberOption, parseArgs, requiredOption, serverUrl, withUsage } from './args';
 import { targetOf } from './checkpoint';
 import { KindredClient } from './http-client';
 import { importFiles, retryNotices, stopOnSignals } from './import-command';
@@ -87,47 +87,37 @@ function writeGzJsonl(file: string, rows: Row[]): void {
 }
 
 /** `kindred demo`. */
-export async function demoCommand(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${DEMO_USAGE}\n`);
-    return 0;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs(args);
-    requiredOption(parsed, '--key');
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${error.message}\n\n${DEMO_USAGE}\n`);
-    return 2;
-  }
-  const key = requiredOption(parsed, '--key');
-  const url = serverUrl(parsed);
-  const limit = parsed.options.has('--limit') ? numberOption(parsed, '--limit', 0, (n) => Number.isInteger(n) && n > 0, 'a positive integer') : undefined;
-  const started = Date.now();
-  const records = demoRecords(limit);
-  // A limited load imports filtered copies; either way through the import code path, checkpoints in the temp dir.
-  let dir = DEMO_DIR;
-  let scratch: string | undefined;
-  if (limit !== undefined) {
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-demo-'));
-    for (const t of DEMO_FILES) writeGzJsonl(demoFile(t, scratch), records[t]);
-    dir = scratch;
-  }
-  const say = (line: string) => process.stderr.write(`${line}\n`);
-  const client = new KindredClient(url, key, { onRetry: retryNotices(say) });
-  const stop = stopOnSignals(say);
-  try {
-    const summaries = await importFiles(client, targetOf(url, key), DEMO_FILES.map((t) => demoFile(t, dir)), {
-      type: undefined, stateDir: path.join(os.tmpdir(), 'kindred-demo-state'), signal: stop.signal,
-    });
-    if (summaries.some((s) => s.stopped)) return 3;
-    const failed = summaries.reduce((n, s) => n + s.failed, 0);
-    process.stdout.write(`\ndemo data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s. Try:\n\n`);
-    for (const line of exampleRequests(url, key, demoExamples(records))) process.stdout.write(`${line}\n`);
-    return failed > 0 ? 1 : 0;
-  } finally {
-    stop.dispose();
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  }
+export function demoCommand(args: string[]): Promise<number> {
+  return withUsage(args, DEMO_USAGE, async () => {
+    const parsed = parseArgs(args);
+    const key = requiredOption(parsed, '--key');
+    const url = serverUrl(parsed);
+    const limit = parsed.options.has('--limit') ? numberOption(parsed, '--limit', 0, (n) => Number.isInteger(n) && n > 0, 'a positive integer') : undefined;
+    const started = Date.now();
+    const records = demoRecords(limit);
+    // A limited load imports filtered copies; either way through the import code path, checkpoints in the temp dir.
+    let dir = DEMO_DIR;
+    let scratch: string | undefined;
+    if (limit !== undefined) {
+      scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-demo-'));
+      for (const t of DEMO_FILES) writeGzJsonl(demoFile(t, scratch), records[t]);
+      dir = scratch;
+    }
+    const say = (line: string) => process.stderr.write(`${line}\n`);
+    const client = new KindredClient(url, key, { onRetry: retryNotices(say) });
+    const stop = stopOnSignals(say);
+    try {
+      const summaries = await importFiles(client, targetOf(url, key), DEMO_FILES.map((t) => demoFile(t, dir)), {
+        type: undefined, stateDir: path.join(os.tmpdir(), 'kindred-demo-state'), signal: stop.signal,
+      });
+      if (summaries.some((s) => s.stopped)) return 3;
+      const failed = summaries.reduce((n, s) => n + s.failed, 0);
+      process.stdout.write(`\ndemo data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s. Try:\n\n`);
+      for (const line of exampleRequests(url, key, demoExamples(records))) process.stdout.write(`${line}\n`);
+      return failed > 0 ? 1 : 0;
+    } finally {
+      stop.dispose();
+      if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
 }

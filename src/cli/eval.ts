@@ -6,7 +6,7 @@ import { HybridRecommender } from '../models/hybrid/recommender';
 import { interactionsFromPairs, trainHybrid, type Interactions } from '../models/hybrid/train';
 import { WorkerPool } from '../pool';
 import { allUserIds, preferencesOfUsers } from './api-lists';
-import { numberOption, parseArgs, requiredOption, serverUrl, UsageError } from './args';
+import { numberOption, parseArgs, requiredOption, serverUrl, withUsage } from './args';
 import { KindredClient, MAX_BATCH_OPS, messageOf } from './http-client';
 import { trainParams } from './train';
 
@@ -183,13 +183,8 @@ export function reportTable(r: EvalReport): string {
 }
 
 /** `kindred eval`. */
-export async function evalCommand(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${EVAL_USAGE}\n`);
-    return 0;
-  }
-  let pool: WorkerPool | undefined;
-  try {
+export function evalCommand(args: string[]): Promise<number> {
+  return withUsage(args, EVAL_USAGE, async () => {
     const parsed = parseArgs(args, ['--json']);
     const key = requiredOption(parsed, '--key');
     const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
@@ -202,18 +197,14 @@ export async function evalCommand(args: string[]): Promise<number> {
       params: trainParams(args),
     };
     const client = new KindredClient(serverUrl(parsed), key);
-    pool = new WorkerPool({ threads: loadConfig().workers });
-    const json = parsed.flags.has('--json');
-    const report = await evaluateKey(client, pool, options, json ? undefined : (line) => process.stderr.write(`${line}\n`));
-    process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${reportTable(report)}\n`);
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${EVAL_USAGE}\n`);
-      return 2;
+    const pool = new WorkerPool({ threads: loadConfig().workers });
+    try {
+      const json = parsed.flags.has('--json');
+      const report = await evaluateKey(client, pool, options, json ? undefined : (line) => process.stderr.write(`${line}\n`));
+      process.stdout.write(json ? `${JSON.stringify(report)}\n` : `${reportTable(report)}\n`);
+      return 0;
+    } finally {
+      await pool.close();
     }
-    throw error;
-  } finally {
-    await pool?.close();
-  }
+  });
 }

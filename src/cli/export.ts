@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
-import { parseArgs, requiredOption, serverUrl, UsageError } from './args';
+import { parseArgs, requiredOption, serverUrl, withUsage } from './args';
 import { preferencesOfUsers } from './api-lists';
 import { KindredClient } from './http-client';
 import { Progress } from './progress';
@@ -92,23 +92,13 @@ export async function exportAll(client: KindredClient, dir: string, say: (line: 
 }
 
 /** `kindred export`. */
-export async function exportCommand(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${EXPORT_USAGE}\n`);
-    return 0;
-  }
-  try {
+export function exportCommand(args: string[]): Promise<number> {
+  return withUsage(args, EXPORT_USAGE, async () => {
     const parsed = parseArgs(args);
     const key = requiredOption(parsed, '--key');
     const client = new KindredClient(serverUrl(parsed), key);
     const summary = await exportAll(client, path.resolve(parsed.options.get('--out') ?? 'kindred-export'), (line) => process.stderr.write(`${line}\n`));
     process.stdout.write(`${EXPORT_FILES.map((t) => `${t} ${summary.counts[t]}`).join('\n')}\n`);
     return 0;
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${EXPORT_USAGE}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }

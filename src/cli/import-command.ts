@@ -1,4 +1,4 @@
-import { numberOption, parseArgs, requiredOption, serverUrl, UsageError } from './args';
+import { numberOption, parseArgs, requiredOption, serverUrl, UsageError, withUsage } from './args';
 import { targetOf } from './checkpoint';
 import { KindredClient } from './http-client';
 import { importFile, summaryLines, type ImportSummary, type SendMode } from './importer';
@@ -68,14 +68,9 @@ export async function importFiles(client: KindredClient, target: string, files: 
 }
 
 /** `kindred import`. Exit 0 when all records are in, 1 when any failed, 3 when stopped early (resumable). */
-export async function importCommand(args: string[]): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`${IMPORT_USAGE}\n`);
-    return 0;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs(args);
+export function importCommand(args: string[]): Promise<number> {
+  return withUsage(args, IMPORT_USAGE, async () => {
+    const parsed = parseArgs(args);
     if (parsed.positional.length === 0) throw new UsageError('FILE is missing');
     const key = requiredOption(parsed, '--key');
     const typeName = parsed.options.get('--type');
@@ -96,11 +91,5 @@ export async function importCommand(args: string[]): Promise<number> {
     } finally {
       stop.dispose();
     }
-  } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n\n${IMPORT_USAGE}\n`);
-      return 2;
-    }
-    throw error;
-  }
+  });
 }

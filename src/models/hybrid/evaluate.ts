@@ -63,3 +63,19 @@ export class MetricsAccumulator {
     return { precision: this.p / u, ndcg: this.n / u, map: this.m / u, users: this.users };
   }
 }
+
+/** (user, item) pairs from per-user item lists, in user order: the inverse of grouping by user. */
+export function pairsFromLists(lists: readonly Int32Array[]): { users: Int32Array; items: Int32Array } {
+  let n = 0;
+  for (const l of lists) n += l.length;
+  const users = new Int32Array(n);
+  const items = new Int32Array(n);
+  let e = 0;
+  lists.forEach((l, u) => {
+    for (const i of l) {
+      users[e] = u;
+      items[e++] = i;
+    }
+  });
+  return { users, items };
+}

@@ -1,5 +1,5 @@
 import type { TaskRunner } from '../als/executor';
-import { MetricsAccumulator, splitPerUser, type RankingMetrics } from './evaluate';
+import { MetricsAccumulator, pairsFromLists, splitPerUser, type RankingMetrics } from './evaluate';
 import type { HybridParams } from './model';
 import { HybridRecommender } from './recommender';
 import { DEFAULT_HYBRID_PARAMS, trainHybrid, type ContentVectors, type Interactions } from './train';
@@ -24,17 +24,7 @@ export async function evaluateHoldout(data: Interactions, params: HybridParams =
   for (let e = 0; e < data.users.length; e++) byUser[data.users[e]].push(data.items[e]);
   const lists = byUser.map((l) => Int32Array.from(new Set(l)).sort());
   const { train, test } = splitPerUser(lists, options.testFraction ?? 0.25, options.seed ?? 1);
-  let n = 0;
-  for (const l of train) n += l.length;
-  const users = new Int32Array(n);
-  const items = new Int32Array(n);
-  let e = 0;
-  train.forEach((l, u) => {
-    for (const i of l) {
-      users[e] = u;
-      items[e++] = i;
-    }
-  });
+  const { users, items } = pairsFromLists(train);
   const model = await trainHybrid({ userIds: data.userIds, itemIds: data.itemIds, users, items }, params, { runner: options.runner, content: options.content });
   const rec = new HybridRecommender(model, { runner: options.runner });
   if (options.content) rec.attachContent(options.content);

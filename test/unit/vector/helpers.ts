@@ -1,14 +1,5 @@
 /** Deterministic test data and a plain-JS reference for vector search. */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as rng } from '../../../src/embedding/random';
 
 export function randomUnit(dim: number, next: () => number): Float32Array {
   const v = new Float32Array(dim);
