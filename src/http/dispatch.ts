@@ -1,5 +1,6 @@
 import { ApiError, badRequest } from '../errors';
-import type { ChangeBus, TenantContext } from '../services/context';
+import type { TenantContext } from '../services/context';
+import type { ChangeBus } from '../storage/changes';
 import type { KeyResolver } from '../services/keys';
 import type { Indexes } from '../index/indexes';
 import type { Logger } from '../log';

@@ -1,7 +1,7 @@
 import type { DocumentRecord } from '../domain';
 import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
-import type { Change, ChangeBus } from '../services/context';
+import type { Change, ChangeBus } from '../storage/changes';
 import type { Storage, TenantStore } from '../storage';
 import { TenantContent, type ContentSettings } from './content';
 import { DocumentFacts } from './facts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log';
-import type { ChangeLog, ChangeLogEntry, LeaseTable } from '../storage/types';
-import type { Change, ChangeBus, ChangedEntity } from './context';
+import type { ChangeLog, ChangeLogEntry, LeaseTable } from './types';
+import type { Change, ChangeBus, ChangedEntity } from './changes';
 
 export interface ChangeFeedOptions {
   /** How often the log is read for other processes' changes. */
