@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 # Debian packages the build and the tests need.
-APT_PACKAGES := clang lld g++ libfaiss-dev libopenblas-dev liblapack-dev chromium
+APT_PACKAGES := clang lld g++ libfaiss-dev libopenblas-dev liblapack-dev chromium nginx
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

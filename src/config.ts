@@ -24,6 +24,8 @@ export interface Config {
   refitGrowth: number;
   /** Bearer token for admin surfaces (/metrics, dashboard); unset disables them. */
   adminToken?: string;
+  /** Names this process in each response's Kindred-Node header (KINDRED_NODE_ID); default host name:port. */
+  nodeId?: string;
   /** Per-key hybrid training schedules: tenant id (from `kindred keys list`) → node-cron expression. */
   trainSchedules: Map<string, string>;
   parser: {
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
     refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
     adminToken: env.KINDRED_ADMIN_TOKEN || undefined,
+    nodeId: env.KINDRED_NODE_ID?.trim() || undefined,
     trainSchedules: parseTrainSchedules(env.KINDRED_TRAIN_CRON),
     parser: {
       allowPrivate: env.KINDRED_PARSER_ALLOW_PRIVATE === '1' || env.KINDRED_PARSER_ALLOW_PRIVATE === 'true',

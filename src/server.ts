@@ -86,6 +86,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const app = createApp({
     metrics,
     adminToken: config.adminToken,
+    nodeId: config.nodeId,
     dashboard: () => operations.data(),
     services: { storage, keys: new KeyResolver(storage), changes, indexes, rateLimiter, logger, observe: (...args) => metrics.observe(...args) },
     logger,

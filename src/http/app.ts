@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import os from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../errors';
 import type { Logger } from '../log';
@@ -22,6 +23,8 @@ export interface AppOptions {
   metrics: Metrics;
   /** Bearer token of the admin surfaces (/metrics, /dashboard); unset disables them. */
   adminToken?: string;
+  /** Sent as the Kindred-Node header of every response; default `<host name>:<local port>`. */
+  nodeId?: string;
   /** Figures of the operator dashboard (src/ops Operations.data); without it /dashboard answers 404. */
   dashboard?: () => Promise<DashboardData>;
 }
@@ -52,6 +55,13 @@ export function createApp(options: AppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+
+  // Behind a load balancer that routes by key, this says which node answered (docs/deployment.md).
+  const hostname = os.hostname();
+  app.use((req, res, next) => {
+    res.setHeader('Kindred-Node', options.nodeId ?? `${hostname}:${req.socket.localPort}`);
+    next();
+  });
 
   app.get('/healthz', (_req, res) => {
     if (options.isReady()) res.json({ status: 'ok' });
