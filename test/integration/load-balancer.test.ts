@@ -11,6 +11,9 @@ const TOKEN = 'balancer-admin';
 /** One rare word per key, in one document of that key, for searches by keyword. */
 const MARKERS = ['aardvark', 'bassoon', 'cormorant', 'dirigible', 'escarpment', 'fjord', 'gazebo', 'harpsichord', 'iguana', 'jacaranda', 'kumquat', 'lighthouse'];
 const KEYS = MARKERS.map((_, i) => `balanced-key-${i}`);
+/** Above nginx's default client_max_body_size (1 MiB): the shipped configuration must follow the nodes' limit. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+const BULK_KEY = 'balanced-bulk-key';
 
 interface Doc { id: string; text: string; marker?: string }
 
@@ -94,11 +97,12 @@ describe('nginx routes each key to one node of a group on one MongoDB (deploy/ng
   }
 
   before(async () => {
-    const env = { KINDRED_ADMIN_TOKEN: TOKEN };
+    const env = { KINDRED_ADMIN_TOKEN: TOKEN, KINDRED_MAX_BODY_BYTES: String(MAX_BODY_BYTES) };
     // One after the other: the first registers the keys in the shared database.
-    nodes.push(await startServer({ backend: 'mongodb', keys: KEYS, env }));
-    for (let i = 1; i < 3; i++) nodes.push(await startServer({ backend: 'mongodb', mongodbUri: nodes[0].mongodbUri, keys: KEYS, env }));
-    balancer = await startBalancer(nodes.map((node) => `127.0.0.1:${node.port}`));
+    const keys = [...KEYS, BULK_KEY];
+    nodes.push(await startServer({ backend: 'mongodb', keys, env }));
+    for (let i = 1; i < 3; i++) nodes.push(await startServer({ backend: 'mongodb', mongodbUri: nodes[0].mongodbUri, keys, env }));
+    balancer = await startBalancer(nodes.map((node) => `127.0.0.1:${node.port}`), { KINDRED_MAX_BODY_BYTES: String(MAX_BODY_BYTES) });
   });
 
   after(async () => {
@@ -143,6 +147,24 @@ describe('nginx routes each key to one node of a group on one MongoDB (deploy/ng
       await assertFound(key, doc, seen);
       assert.deepEqual([...seen], [owner.get(key)]);
     }
+  });
+
+  it('lets through bodies up to the nodes\' KINDRED_MAX_BODY_BYTES and refuses larger ones itself, in JSON', async () => {
+    // A key of its own, so the documents counted on the dashboards stay the test keys' alone.
+    const bulk = via(BULK_KEY);
+    const body = (bytes: number) => {
+      const text = 'word '.repeat(Math.ceil(bytes / 5)).slice(0, bytes - JSON.stringify({ text: '' }).length);
+      return { text };
+    };
+    const largest = body(MAX_BODY_BYTES);
+    assert.equal(JSON.stringify(largest).length, MAX_BODY_BYTES);
+    const accepted = await bulk.post('/documents/largest', largest);
+    assert.equal(accepted.status, 201, accepted.text);
+    answeredBy(accepted);
+    const refused = await bulk.post('/documents/too-large', body(MAX_BODY_BYTES + 1));
+    assert.equal(refused.status, 413);
+    assert.deepEqual(refused.body, { message: 'Request body is too large' });
+    assert.equal(refused.headers.get('kindred-node'), null, 'nginx, not a node, refuses it');
   });
 
   it('builds a key\'s indexes only on the node its requests are routed to', async () => {
@@ -190,6 +212,14 @@ describe('nginx routes each key to one node of a group on one MongoDB (deploy/ng
     }
     await assertIndexesFollowRouting(survivors);
     console.log(`      similar-to-text missed a written document at first ${similarDelays.length} times, found it after (ms): ${similarDelays.join(', ')}`);
+  });
+
+  it('answers 502 in JSON with Retry-After when no node is up', async () => {
+    await Promise.all(nodes.map((node) => node.kill()));
+    const res = await via(KEYS[0]).get('/documents/marker-0');
+    assert.equal(res.status, 502);
+    assert.equal(res.headers.get('retry-after'), '1');
+    assert.deepEqual(res.body, { message: 'No Kindred node answered; retry shortly' });
   });
 });
 
