@@ -98,6 +98,14 @@ function intFrom(name: string, value: string | undefined, fallback: number, min:
   return n;
 }
 
+/** A header value: printable ASCII, so no response can fail on it. */
+function nodeIdFrom(value: string | undefined): string | undefined {
+  const id = value?.trim();
+  if (!id) return undefined;
+  if (!/^[!-~]+(?: [!-~]+)*$/.test(id)) throw new Error(`KINDRED_NODE_ID must be printable ASCII, got '${id}'`);
+  return id;
+}
+
 /** Every setting comes from the environment and is validated once, here. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mongodbUri = env.MONGODB_URI?.trim() || undefined;
@@ -116,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
     refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
     adminToken: env.KINDRED_ADMIN_TOKEN || undefined,
-    nodeId: env.KINDRED_NODE_ID?.trim() || undefined,
+    nodeId: nodeIdFrom(env.KINDRED_NODE_ID),
     trainSchedules: parseTrainSchedules(env.KINDRED_TRAIN_CRON),
     parser: {
       allowPrivate: env.KINDRED_PARSER_ALLOW_PRIVATE === '1' || env.KINDRED_PARSER_ALLOW_PRIVATE === 'true',

@@ -4,6 +4,7 @@ import { CORPUS } from '../fixtures/corpus';
 import { startBalancer, type RunningBalancer } from '../helpers/balancer';
 import { Client, type Response } from '../helpers/client';
 import { startServer, type RunningServer } from '../helpers/server';
+import { loadConfig } from '../../src/config';
 import { hashKey } from '../../src/services/keys';
 import type { DashboardData } from '../../src/ops/operations';
 
@@ -223,6 +224,15 @@ describe('nginx routes each key to one node of a group on one MongoDB (deploy/ng
     assert.equal(res.status, 502);
     assert.equal(res.headers.get('retry-after'), '1');
     assert.deepEqual(res.body, { message: 'No Kindred node answered; retry shortly' });
+  });
+});
+
+describe('KINDRED_NODE_ID', () => {
+  it('takes a printable ASCII name and refuses one no header can carry', () => {
+    assert.equal(loadConfig({ KINDRED_NODE_ID: ' rack-2 node-7 ' }).nodeId, 'rack-2 node-7');
+    assert.equal(loadConfig({}).nodeId, undefined);
+    assert.throws(() => loadConfig({ KINDRED_NODE_ID: 'nœud' }), /KINDRED_NODE_ID must be printable ASCII/);
+    assert.throws(() => loadConfig({ KINDRED_NODE_ID: 'a\r\nSet-Cookie: x' }), /KINDRED_NODE_ID/);
   });
 });
 
