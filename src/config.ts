@@ -4,6 +4,9 @@ import path from 'node:path';
 
 export type StorageBackend = 'embedded' | 'mongodb';
 
+/** Origins allowed to call the API from a browser: every origin, or the listed ones (KINDRED_CORS_ORIGINS). */
+export type CorsOrigins = '*' | string[];
+
 export interface Config {
   port: number;
   host: string;
@@ -24,6 +27,8 @@ export interface Config {
   refitGrowth: number;
   /** Bearer token for admin surfaces (/metrics, dashboard); unset disables them. */
   adminToken?: string;
+  /** Origins whose browser scripts may call the API (KINDRED_CORS_ORIGINS). */
+  corsOrigins: CorsOrigins;
   /** Names this process in each response's Kindred-Node header (KINDRED_NODE_ID); default host name:port. */
   nodeId?: string;
   /** Per-key hybrid training schedules: tenant id (from `kindred keys list`) → node-cron expression. */
@@ -106,6 +111,22 @@ function nodeIdFrom(value: string | undefined): string | undefined {
   return id;
 }
 
+/** `*` (the default) or a comma-separated list of origins such as `https://app.example.com`. */
+function corsOriginsFrom(value: string | undefined): CorsOrigins {
+  const listed = (value ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  if (listed.length === 0 || listed.includes('*')) return '*';
+  for (const origin of listed) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new Error(`KINDRED_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port])`);
+    }
+    if (url.origin !== origin.replace(/\/$/, '')) throw new Error(`KINDRED_CORS_ORIGINS: '${origin}' is not an origin (scheme://host[:port])`);
+  }
+  return listed.map((o) => o.replace(/\/$/, ''));
+}
+
 /** Every setting comes from the environment and is validated once, here. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const mongodbUri = env.MONGODB_URI?.trim() || undefined;
@@ -124,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
     refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
     adminToken: env.KINDRED_ADMIN_TOKEN || undefined,
+    corsOrigins: corsOriginsFrom(env.KINDRED_CORS_ORIGINS),
     nodeId: nodeIdFrom(env.KINDRED_NODE_ID),
     trainSchedules: parseTrainSchedules(env.KINDRED_TRAIN_CRON),
     parser: {

@@ -87,6 +87,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     metrics,
     adminToken: config.adminToken,
     nodeId: config.nodeId,
+    corsOrigins: config.corsOrigins,
     dashboard: () => operations.data(),
     services: { storage, keys: new KeyResolver(storage), changes, indexes, rateLimiter, logger, observe: (...args) => metrics.observe(...args) },
     logger,

@@ -4,6 +4,8 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { ApiError } from '../errors';
 import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
+import { corsMiddleware } from './cors';
+import type { CorsOrigins } from '../config';
 import { VersionDispatcher, type Call, type Services } from './dispatch';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
@@ -23,6 +25,8 @@ export interface AppOptions {
   metrics: Metrics;
   /** Bearer token of the admin surfaces (/metrics, /dashboard); unset disables them. */
   adminToken?: string;
+  /** Origins whose browser scripts may call the API (default every origin); preflights need no key. */
+  corsOrigins?: CorsOrigins;
   /** Sent as the Kindred-Node header of every response; default `<host name>:<local port>`. */
   nodeId?: string;
   /** Figures of the operator dashboard (src/ops Operations.data); without it /dashboard answers 404. */
@@ -82,6 +86,7 @@ export function createApp(options: AppOptions): express.Express {
       next();
     });
   }
+  app.use(corsMiddleware(options.corsOrigins ?? '*'));
   const openapi = JSON.stringify(openApiDocument(options.versions));
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);

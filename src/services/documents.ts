@@ -2,7 +2,7 @@ import { alreadyExists, ApiError, badRequest, notFound } from '../errors';
 import { now, type DocumentRecord, type Meta, type PreferenceRecord, type TagRecord } from '../domain';
 import type { Page } from '../storage';
 import { publish, type TenantContext } from './context';
-import { checkId, generateId } from './ids';
+import { checkId, generateId, type IdRule } from './ids';
 import { parseMeta, parsePublishedAt } from './values';
 
 export interface DocumentInput {
@@ -21,16 +21,16 @@ function parseText(value: unknown): string {
   return value;
 }
 
-export async function getDocument(ctx: TenantContext, id: string): Promise<DocumentRecord> {
-  checkId('document', id);
+export async function getDocument(ctx: TenantContext, id: string, idRule: IdRule = checkId): Promise<DocumentRecord> {
+  idRule('document', id);
   const doc = await ctx.store.documents.get(id);
   if (!doc) throw notFound('Document');
   return doc;
 }
 
 /** The id is either chosen by the client (checked) or generated. */
-export async function createDocument(ctx: TenantContext, input: DocumentInput, clientId?: string): Promise<DocumentRecord> {
-  const id = clientId === undefined ? generateId() : checkId('document', clientId);
+export async function createDocument(ctx: TenantContext, input: DocumentInput, clientId?: string, idRule: IdRule = checkId): Promise<DocumentRecord> {
+  const id = clientId === undefined ? generateId() : idRule('document', clientId);
   if (input.text === undefined) throw badRequest('text is missing');
   const at = now();
   const doc: DocumentRecord = {
@@ -46,9 +46,8 @@ export async function createDocument(ctx: TenantContext, input: DocumentInput, c
   return doc;
 }
 
-export async function updateDocument(ctx: TenantContext, id: string, input: DocumentInput): Promise<DocumentRecord> {
-  checkId('document', id);
-  const existing = await getDocument(ctx, id);
+export async function updateDocument(ctx: TenantContext, id: string, input: DocumentInput, idRule: IdRule = checkId): Promise<DocumentRecord> {
+  const existing = await getDocument(ctx, id, idRule);
   const updated: DocumentRecord = {
     ...existing,
     text: input.text === undefined ? existing.text : parseText(input.text),
@@ -62,8 +61,8 @@ export async function updateDocument(ctx: TenantContext, id: string, input: Docu
 }
 
 /** Removes the document first, so no new preference or tagging can attach to it, then what hung on it. */
-export async function deleteDocument(ctx: TenantContext, id: string): Promise<DocumentRecord> {
-  checkId('document', id);
+export async function deleteDocument(ctx: TenantContext, id: string, idRule: IdRule = checkId): Promise<DocumentRecord> {
+  idRule('document', id);
   const doc = await ctx.store.documents.remove(id);
   if (!doc) throw notFound('Document');
   await ctx.store.preferences.removeBySecond(id);

@@ -11,14 +11,32 @@ const RESERVED: Record<'document' | 'tag' | 'user', ReadonlySet<string>> = {
   user: new Set(),
 };
 
+export type IdKind = keyof typeof RESERVED;
+
+/** How an id a client gives is checked: the spec's rule (v2 onward) or v1's client strings. */
+export type IdRule = (kind: IdKind, id: string) => string;
+
+/**
+ * v1's `document_id` is any client string (the original's corpora used ids such as
+ * `arxiv-http://arxiv.org/abs/1403.2165`), up to this many UTF-8 bytes: with the tenant and table
+ * it must fit one LMDB key (1,978 bytes) and the reverse keys of pair tables.
+ */
+export const MAX_CLIENT_STRING_ID_BYTES = 1024;
+
+export const clientStringId: IdRule = (_kind, id) => {
+  if (id.length === 0 || Buffer.byteLength(id) > MAX_CLIENT_STRING_ID_BYTES) throw invalidId();
+  return id;
+};
+
 export function isValidId(id: string): boolean {
   return id.length > 0 && id.length <= MAX_ID_LENGTH && ID_PATTERN.test(id);
 }
 
-export function checkId(kind: keyof typeof RESERVED, id: string): string {
+/** The spec's rule: letters, digits, `-`, `_`, at most 255 characters, not a reserved path segment. */
+export const checkId: IdRule = (kind, id) => {
   if (!isValidId(id) || RESERVED[kind].has(id)) throw invalidId();
   return id;
-}
+};
 
 /** 24 lowercase hex characters, like a MongoDB ObjectId: 96 random bits. */
 export function generateId(): string {

@@ -115,6 +115,21 @@ describe('earlier versions over the same data', () => {
       assert.deepEqual(res.body.results.map((r: { body: { id: string } }) => r.body.id), ops.map((_, i) => `par-${i}`));
     });
 
+    it('takes the flag as the strings "true" and "false" too, as the original\'s own loader sends it', async () => {
+      const op = (id: string) => ({ method: 'POST', url: `/documents/${id}`, params: { text: `flag ${id}` }, headers: { 'Subscription-Key': 'test-key' } });
+      for (const [flag, id] of [['true', 'flag-t'], ['false', 'flag-f']]) {
+        const res = await api.post('/v3/batch', { sequential: flag, ops: [op(id)] });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.results[0].status, 201);
+        assert.equal((await api.get(`/documents/${id}`)).status, 200);
+      }
+      for (const flag of ['yes', 'TRUE', 1, null]) {
+        const res = await api.post('/v5/batch', { sequential: flag, ops: [] });
+        assert.equal(res.status, 422, String(flag));
+        assert.deepEqual(res.body, { message: 'Sequential flag is currently required' });
+      }
+    });
+
     it('refuses a missing sequential flag with 422 and too many operations with 400', async () => {
       const missing = await api.post('/v2/batch', { ops: [] });
       assert.equal(missing.status, 422);

@@ -54,6 +54,13 @@ async function runOne(req: RequestContext, op: Operation): Promise<ReturnType<ty
   }
 }
 
+/** The original's own loader sends `"sequential": "true"`: the strings count as the booleans they spell. */
+function sequentialFlag(value: unknown): boolean {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new ApiError(422, 'Sequential flag is currently required');
+}
+
 /**
  * POST /batch: operations run in-process through the same version's routes, each authenticated
  * by the key in its own headers. `sequential: false` runs them concurrently; results keep order.
@@ -61,14 +68,12 @@ async function runOne(req: RequestContext, op: Operation): Promise<ReturnType<ty
 export function batchRoute(): RouteDef {
   return route('POST', '/batch', async (req) => {
     const body = req.body as { ops?: unknown; sequential?: unknown };
-    if (body.sequential === undefined || typeof body.sequential !== 'boolean') {
-      throw new ApiError(422, 'Sequential flag is currently required');
-    }
+    const sequential = sequentialFlag(body.sequential);
     if (!Array.isArray(body.ops)) throw badRequest('ops is missing');
     if (body.ops.length > MAX_BATCH_OPS) throw badRequest(`ops may hold at most ${MAX_BATCH_OPS} operations`);
     const ops = body.ops as Operation[];
     const results = [];
-    if (body.sequential) {
+    if (sequential) {
       for (const op of ops) results.push(await runOne(req, op));
     } else {
       results.push(...(await Promise.all(ops.map((op) => runOne(req, op)))));

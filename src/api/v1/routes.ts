@@ -2,6 +2,7 @@ import { ApiError, badRequest } from '../../errors';
 import type { DocumentRecord } from '../../domain';
 import type { ApiVersion, Reply, RequestContext, RouteDef } from '../../http/route';
 import * as documents from '../../services/documents';
+import { clientStringId } from '../../services/ids';
 import { deleteAllData } from '../../services/data';
 import * as recommend from '../../services/recommend';
 import { ok, route } from '../common/handlers';
@@ -78,11 +79,8 @@ async function requireRecognised(req: RequestContext, text: string): Promise<voi
   if (count < MIN_RECOGNISED_WORDS) throw new ApiError(406, 'less than 25 words recognized');
 }
 
-async function requireDocument(req: RequestContext, id: string): Promise<DocumentRecord> {
-  const doc = await req.tenant.store.documents.get(id);
-  if (!doc) throw new ApiError(404, 'Not Found');
-  return doc;
-}
+/** v1's ids are client strings: any non-empty string (docs/decisions.md). */
+const requireDocument = (req: RequestContext, id: string): Promise<DocumentRecord> => documents.getDocument(req.tenant, id, clientStringId);
 
 const distances = (items: Array<{ id: string; similarity: number }>) =>
   items.map((i) => ({ distance: 1 - i.similarity, document_id: i.id }));
@@ -94,13 +92,13 @@ export const v1Routes: RouteDef[] = [
     const text = required(p, 'text');
     await requireRecognised(req, text);
     try {
-      return ok(record(await documents.createDocument(req.tenant, { text, meta: p.meta }, id)));
+      return ok(record(await documents.createDocument(req.tenant, { text, meta: p.meta }, id, clientStringId)));
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) throw new ApiError(409, `id already exists! document_id ${id}`);
       throw error;
     }
   }),
-  route('POST', '/delete', async (req) => ok(record(await documents.deleteDocument(req.tenant, required(params(req), 'document_id'))))),
+  route('POST', '/delete', async (req) => ok(record(await documents.deleteDocument(req.tenant, required(params(req), 'document_id'), clientStringId)))),
   route('POST', '/delete-all', async (req) => {
     await deleteAllData(req.tenant);
     return ok({});
@@ -111,7 +109,7 @@ export const v1Routes: RouteDef[] = [
     const p = params(req);
     const doc = await requireDocument(req, required(p, 'document_id'));
     const number = resultsParam(p);
-    const others = await recommend.similarToDocument(req.tenant, doc.id, { number: number - 1, selectFrom: selectFromParam(p) });
+    const others = await recommend.similarToIds(req.tenant, [doc.id], { number: number - 1, selectFrom: selectFromParam(p) });
     // As the original did: the document itself comes first, at distance 0.
     return ok(distances([{ id: doc.id, similarity: 1 }, ...others]));
   }),
@@ -125,7 +123,7 @@ export const v1Routes: RouteDef[] = [
     const p = params(req);
     const id = required(p, 'document_id');
     await requireDocument(req, id);
-    return ok(record(await documents.updateDocument(req.tenant, id, { meta: p.meta ?? required(p, 'meta') })));
+    return ok(record(await documents.updateDocument(req.tenant, id, { meta: p.meta ?? required(p, 'meta') }, clientStringId)));
   }),
   route('POST', '/update-text', async (req) => {
     const p = params(req);
@@ -133,7 +131,7 @@ export const v1Routes: RouteDef[] = [
     const text = required(p, 'text');
     await requireDocument(req, id);
     await requireRecognised(req, text);
-    return ok(record(await documents.updateDocument(req.tenant, id, { text })));
+    return ok(record(await documents.updateDocument(req.tenant, id, { text }, clientStringId)));
   }),
 ];
 
