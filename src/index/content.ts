@@ -157,7 +157,7 @@ export class TenantContent {
     for (const id of [...snapshot.index.ids()]) if (!stored.has(id)) this.pending.add(id);
     // Readiness includes the catch-up, so no answer after a restart misses a write made before it.
     await this.applyPending();
-    this.logger.info({ tenant: this.store.tenant, documents: snapshot.index.size, catchUp: this.pending.size, ms: Date.now() - started }, 'content index restored');
+    this.logEvent({ tenant: this.store.tenant, documents: snapshot.index.size, catchUp: this.pending.size, ms: Date.now() - started }, 'content index restored');
     return true;
   }
 
