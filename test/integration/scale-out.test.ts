@@ -113,7 +113,9 @@ describe('several processes on one MongoDB database (change log, leases)', funct
     }
     await new Promise((resolve) => setTimeout(resolve, 4000));
 
+    // The log's JSON lines only: stderr may carry other lines (warnings of the runtime or of libraries).
     const slots = (server: RunningServer, message: string) => server.lines
+      .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { msg?: string; slot?: string })
       .filter((entry) => entry.msg === message && entry.slot)
       .map((entry) => entry.slot!);
