@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { embedBatch, fitModelSync } from '../src/embedding';
-import { terms } from '../src/embedding/tokenize';
+import { analyze } from '../src/text';
 import { kmeans, DEFAULT_SEED } from '../src/clustering/kmeans';
 import { nmi, purity } from '../src/clustering/metrics';
 import { seededRandom } from '../src/clustering/random';
@@ -36,7 +36,7 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); retu
 
 /** Sparse L2-normalised TF-IDF rows (sublinear tf, idf = ln(N/df)+1, terms in ≥ 2 and ≤ 50 % of documents). */
 function tfidf(texts: string[]) {
-  const docs = texts.map(terms);
+  const docs = texts.map((t) => analyze(t).terms);
   const df = new Map<string, number>();
   for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
   const vocab = new Map<string, number>();

@@ -19,7 +19,7 @@ import {
   type SparseVector,
 } from '../src/embedding';
 import { tfidfVector, type TermStatistics } from '../src/embedding/sparse';
-import { words } from '../src/embedding/tokenize';
+import { words } from '../src/text';
 
 const DATA_DIR = process.env.NEWSGROUPS_DIR ?? path.join(__dirname, '..', '..', '..', 'shared', 'data', '20newsgroups');
 

@@ -19,7 +19,7 @@
  *   node dist/bench/tags.js [--latency-only | --http]     (BENCH_TAG_QUERIES limits the --http queries)
  */
 import { TagModel, type TagScore } from '../src/index/tag-model';
-import { countTerms, terms } from '../src/embedding/tokenize';
+import { analyze, countTerms } from '../src/text';
 import { apiCaller, inParallel, median, peakRssMb, startKindred, loadNewsgroups, type NewsgroupPost } from './support';
 
 const NEIGHBOURS = 30;
@@ -33,7 +33,7 @@ class TfidfNeighbours {
   private postings: Array<Array<[number, number]>> = [];
 
   constructor(private readonly docs: readonly NewsgroupPost[]) {
-    const bags = docs.map((d) => countTerms(terms(d.text)));
+    const bags = docs.map((d) => countTerms(analyze(d.text).terms));
     const df: number[] = [];
     for (const bag of bags) {
       for (const term of bag.keys()) {
@@ -65,7 +65,7 @@ class TfidfNeighbours {
 
   nearest(text: string, k: number): Array<{ row: number; similarity: number }> {
     const scores = new Float64Array(this.docs.length);
-    for (const [id, w] of this.vector(countTerms(terms(text)))) for (const [row, x] of this.postings[id]!) scores[row] += w * x;
+    for (const [id, w] of this.vector(countTerms(analyze(text).terms))) for (const [row, x] of this.postings[id]!) scores[row] += w * x;
     // Keeps the k best in a sorted array (k is small): no sort of every row.
     const best: Array<{ row: number; similarity: number }> = [];
     for (let row = 0; row < scores.length; row++) {

@@ -13,8 +13,8 @@ export default function embed(task: EmbedTask): EmbedTaskResult {
   const wordVectors = model.kind === 'word-vectors' ? loadWordVectors(task.wordVectorCacheFile ?? defaultWordVectorCacheFile()) : undefined;
   const batch = embedBatch(model, task.texts, wordVectors);
   const sparse = task.withSparse ? packSparse(batch.sparse) : undefined;
-  const result: EmbedTaskResult = { modelId: model.id, dim: batch.dim, vectors: batch.vectors, recognisedWords: batch.recognisedWords, sparse };
-  const transfer: ArrayBuffer[] = [batch.vectors.buffer as ArrayBuffer, batch.recognisedWords.buffer as ArrayBuffer];
+  const result: EmbedTaskResult = { modelId: model.id, dim: batch.dim, vectors: batch.vectors, sparse };
+  const transfer: ArrayBuffer[] = [batch.vectors.buffer as ArrayBuffer];
   if (sparse) transfer.push(sparse.offsets.buffer as ArrayBuffer, sparse.ids.buffer as ArrayBuffer, sparse.weights.buffer as ArrayBuffer);
   return move({ [transferableSymbol]: transfer, [valueSymbol]: result }) as unknown as EmbedTaskResult;
 }

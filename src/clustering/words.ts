@@ -1,5 +1,5 @@
-import { words as wordsOf } from '../embedding/tokenize';
 import { STOPWORDS } from '../parser/stopwords';
+import { readableWords } from '../text';
 
 export interface WeightedWord {
   word: string;
@@ -8,10 +8,23 @@ export interface WeightedWord {
 
 export const WORDS_PER_CLUSTER = 20;
 
-/** The distinct words of a text that can characterise a cluster: no stopwords, at least 3 letters. */
+/** Scripts whose words are often one or two characters long. */
+const DENSE_SCRIPT = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}]/u;
+
+/**
+ * The distinct words of a text that can characterise a cluster: readable words (any language, its stop
+ * words out; English also without the parser's longer list), at least 3 letters (2 in Chinese, Japanese
+ * and Korean), no model numbers such as "x11".
+ */
 export function documentWords(text: string): Set<string> {
   const out = new Set<string>();
-  for (const w of wordsOf(text)) if (w.length >= 3 && !STOPWORDS.has(w) && !/^[a-z]\d+$/.test(w)) out.add(w);
+  const { language, words } = readableWords(text);
+  const english = language === 'eng';
+  for (const w of words) {
+    if (w.length < 3 && !(w.length === 2 && DENSE_SCRIPT.test(w))) continue;
+    if ((english && STOPWORDS.has(w)) || /^\p{L}\p{N}+$/u.test(w)) continue;
+    out.add(w);
+  }
   return out;
 }
 

@@ -1,15 +1,14 @@
 import type { EmbeddingModel, LsaModel, WordVectorModel } from './model';
 import { EMPTY_SPARSE, tfidfVector, type SparseVector } from './sparse';
-import { terms as termsOf, words as wordsOf } from './tokenize';
+import { analyze, words as wordsOf } from '../text';
 import type { WordVectors } from './word-vectors';
 
-/** What one text becomes: the dense row for the vector index, plus what the second stage and v1 checks need. */
+/** What one text becomes: the dense row for the vector index, plus what the second stage needs. */
 export interface EmbeddedText {
   /** L2-normalised, or all zeros when no word of the text is known (see `isZeroVector`) */
   readonly vector: Float32Array;
   /** TF-IDF terms for `rerankCandidates` (empty for the word-vector model) */
   readonly sparse: SparseVector;
-  readonly recognisedWords: number;
 }
 
 function normaliseInPlace(v: Float32Array): void {
@@ -37,13 +36,10 @@ function projectInto(projection: Float32Array, dim: number, sparse: SparseVector
 }
 
 function embedLsa(model: LsaModel, text: string, out: Float32Array): EmbeddedText {
-  const tokens = termsOf(text);
-  let recognised = 0;
-  for (const t of tokens) if (model.termIndex.has(t)) recognised++;
-  const sparse = tfidfVector(model, tokens);
+  const sparse = tfidfVector(model, analyze(text, { hint: model.language }).terms);
   projectInto(model.projection, model.dim, sparse, out);
   normaliseInPlace(out);
-  return { vector: out, sparse, recognisedWords: recognised };
+  return { vector: out, sparse };
 }
 
 /** Zipf estimate of a word's probability from its frequency rank (the GloVe list is ordered by frequency). */
@@ -52,18 +48,16 @@ function zipfProbability(rank: number, vocabularySize: number): number {
 }
 
 function embedWordVectors(model: WordVectorModel, wv: WordVectors, text: string, out: Float32Array): EmbeddedText {
-  let recognised = 0;
   const dim = Math.min(model.dim, wv.dim);
   for (const word of wordsOf(text)) {
     const row = wv.index.get(word);
     if (row === undefined) continue;
-    recognised++;
     const weight = model.sifA / (model.sifA + zipfProbability(row, wv.size));
     const o = row * wv.dim;
     for (let j = 0; j < dim; j++) out[j]! += weight * wv.vectors[o + j]!;
   }
   normaliseInPlace(out);
-  return { vector: out, sparse: EMPTY_SPARSE, recognisedWords: recognised };
+  return { vector: out, sparse: EMPTY_SPARSE };
 }
 
 /**
@@ -77,35 +71,20 @@ export function embedText(model: EmbeddingModel, text: string, wordVectors?: Wor
   return embedWordVectors(model, wordVectors, text, row);
 }
 
-/** Number of word occurrences in `text` the model knows (vocabulary terms, or words with a word vector). */
-export function recognisedWords(model: EmbeddingModel, text: string, wordVectors?: WordVectors): number {
-  let n = 0;
-  if (model.kind === 'lsa') {
-    for (const t of termsOf(text)) if (model.termIndex.has(t)) n++;
-    return n;
-  }
-  if (!wordVectors) throw new Error('the word-vector model needs word vectors loaded');
-  for (const w of wordsOf(text)) if (wordVectors.index.has(w)) n++;
-  return n;
-}
-
 export interface EmbeddedBatch {
   /** texts.length rows of `dim` floats */
   readonly vectors: Float32Array;
   readonly dim: number;
   readonly sparse: SparseVector[];
-  readonly recognisedWords: Uint32Array;
 }
 
 export function embedBatch(model: EmbeddingModel, texts: readonly string[], wordVectors?: WordVectors): EmbeddedBatch {
   const dim = model.dim;
   const vectors = new Float32Array(texts.length * dim);
   const sparse: SparseVector[] = [];
-  const recognised = new Uint32Array(texts.length);
   texts.forEach((text, i) => {
     const e = embedText(model, text, wordVectors, vectors.subarray(i * dim, (i + 1) * dim));
     sparse.push(e.sparse);
-    recognised[i] = e.recognisedWords;
   });
-  return { vectors, dim, sparse, recognisedWords: recognised };
+  return { vectors, dim, sparse };
 }

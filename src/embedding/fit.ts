@@ -2,13 +2,13 @@ import { DEFAULT_LSA_DIM, MIN_DOCS_FOR_CORPUS_MODEL, type EmbeddingModel, type L
 import { contentId } from './serialize';
 import { tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
-import { terms as termsOf } from './tokenize';
+import { analyze, mainLanguage, UNDETERMINED } from '../text';
 import { WORD_VECTOR_DIM } from './word-vectors';
 
 export interface FitOptions {
   /** output dimension of the corpus model (index dimension); default 256 */
   dim?: number;
-  /** below this many texts the corpus-independent word-vector model is returned; default 300 */
+  /** below this many texts an English corpus gets the corpus-independent word-vector model; default 300 */
   minDocsForCorpusModel?: number;
   /** a term must occur in at least this many documents; default 2 */
   minDf?: number;
@@ -63,17 +63,34 @@ function tfidfMatrix(stats: TermStatistics, docs: readonly string[][]): CsrMatri
   return { rows: rows.length, cols: stats.terms.length, rowStart, colIndex, values };
 }
 
-/** Fits the model a corpus of this size should use (pure; runs inside the embed-fit worker). */
+/** Share of a small corpus that must be English for the (English) word vectors to serve it. */
+const WORD_VECTOR_ENGLISH_SHARE = 0.9;
+
+/**
+ * Fits the model a corpus should use (pure; runs inside the embed-fit worker). Small English corpora get
+ * the word vectors; small corpora in other languages (or mixed) get a TF-IDF/LSA model of their own
+ * statistics, every term kept, since no word vectors exist for them (docs/decisions/embedding.md).
+ */
 export function fitModel(texts: readonly string[], options: FitOptions = {}): EmbeddingModel {
-  if (texts.length < (options.minDocsForCorpusModel ?? MIN_DOCS_FOR_CORPUS_MODEL)) return wordVectorModel();
-  return fitLsa(texts, options);
+  if (texts.length === 0) return wordVectorModel();
+  if (texts.length >= (options.minDocsForCorpusModel ?? MIN_DOCS_FOR_CORPUS_MODEL)) return fitLsa(texts, options);
+  const analysed = texts.map((t) => analyze(t));
+  const { language, share } = mainLanguage(analysed.map((a) => a.language));
+  if (language === 'eng' && share >= WORD_VECTOR_ENGLISH_SHARE) return wordVectorModel();
+  return lsaOf(analysed, language, texts.length, { ...options, minDf: 1 });
 }
 
 export function fitLsa(texts: readonly string[], options: FitOptions = {}): LsaModel {
-  const dim = options.dim ?? DEFAULT_LSA_DIM;
+  const analysed = texts.map((t) => analyze(t));
+  return lsaOf(analysed, mainLanguage(analysed.map((a) => a.language)).language, texts.length, options);
+}
+
+function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
   const exponent = options.singularValueExponent ?? 0.5;
-  const docs = texts.map(termsOf);
+  const docs = analysed.map((a) => a.terms);
   const stats = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
+  // A small corpus spans fewer dimensions than asked for: the rest would be noise (or zero).
+  const dim = Math.max(1, Math.min(options.dim ?? DEFAULT_LSA_DIM, docs.length, stats.terms.length));
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
   const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, seed: options.seed ?? 1 });
@@ -86,6 +103,6 @@ export function fitLsa(texts: readonly string[], options: FitOptions = {}): LsaM
     const scale = sigma > 1e-9 ? Math.pow(sigma, exponent - 1) : 0;
     for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale;
   }
-  const id = contentId('lsa', [stats.terms.join('\n'), stats.idf, projection]);
-  return { kind: 'lsa', id, dim, ...stats, projection, singularValues, fittedDocs: texts.length };
+  const id = contentId('lsa', [language, stats.terms.join('\n'), stats.idf, projection]);
+  return { kind: 'lsa', id, dim, ...stats, projection, singularValues, fittedDocs, language: language || UNDETERMINED };
 }

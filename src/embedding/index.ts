@@ -9,7 +9,7 @@ import { unpackSparse, type SparseVector } from './sparse';
 export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, DEFAULT_LSA_DIM, RERANK_MIN_DOCS, type EmbeddingModel } from './model';
 export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type SerializedModel } from './serialize';
 export { fitModel as fitModelSync, type FitOptions } from './fit';
-export { embedText, embedBatch, recognisedWords, isZeroVector, type EmbeddedText, type EmbeddedBatch } from './embed';
+export { embedText, embedBatch, isZeroVector, type EmbeddedText, type EmbeddedBatch } from './embed';
 export { rerankCandidates, rankByScore, type RerankOptions } from './rerank';
 export { denseCentroid, sparseCentroid } from './centroid';
 export { textToTfidf, sparseDot, packSparse, unpackSparse, type SparseVector, type PackedSparse } from './sparse';
@@ -34,7 +34,6 @@ export interface EmbeddedTexts {
   readonly modelId: string;
   /** texts.length rows of `dim` floats */
   readonly vectors: Float32Array;
-  readonly recognisedWords: Uint32Array;
   /** per text, for `rerankCandidates` (empty vectors with the word-vector model) */
   readonly sparse: SparseVector[];
 }
@@ -65,7 +64,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
   return results;
 }
 
-/** Embeds texts in parallel batches; full detail (vectors, recognised-word counts, TF-IDF terms). */
+/** Embeds texts in parallel batches; full detail (vectors and TF-IDF terms). */
 export async function embedTextsDetailed(pool: WorkerPool, model: SerializedModel, texts: string[], options: EmbedOptions & { withSparse?: boolean } = {}): Promise<EmbeddedTexts> {
   const { id, dim } = modelInfo(model);
   const shared = sharedModelBytes(model); // no-op for bytes from serializeModel/fitModel
@@ -74,23 +73,21 @@ export async function embedTextsDetailed(pool: WorkerPool, model: SerializedMode
     return pool.run<EmbedTaskResult>('embed', task);
   });
   const vectors = new Float32Array(texts.length * dim);
-  const recognised = new Uint32Array(texts.length);
   const sparse: SparseVector[] = [];
   let row = 0;
   for (const part of parts) {
     if (part.modelId !== id) throw new Error(`embedding worker used model ${part.modelId}, expected ${id}`);
     vectors.set(part.vectors, row * dim);
-    recognised.set(part.recognisedWords, row);
     if (part.sparse) sparse.push(...unpackSparse(part.sparse));
-    row += part.recognisedWords.length;
+    row += part.vectors.length / dim;
   }
-  return { dim, modelId: id, vectors, recognisedWords: recognised, sparse };
+  return { dim, modelId: id, vectors, sparse };
 }
 
-/** One query text (similar-to-text): its vector, TF-IDF terms for `rerankCandidates`, and recognised-word count. */
-export async function embedQuery(pool: WorkerPool, model: SerializedModel, text: string, options: EmbedOptions = {}): Promise<{ vector: Float32Array; sparse: SparseVector; recognisedWords: number }> {
+/** One query text (similar-to-text): its vector and TF-IDF terms for `rerankCandidates`. */
+export async function embedQuery(pool: WorkerPool, model: SerializedModel, text: string, options: EmbedOptions = {}): Promise<{ vector: Float32Array; sparse: SparseVector }> {
   const r = await embedTextsDetailed(pool, model, [text], { ...options, withSparse: true });
-  return { vector: r.vectors, sparse: r.sparse[0]!, recognisedWords: r.recognisedWords[0]! };
+  return { vector: r.vectors, sparse: r.sparse[0]! };
 }
 
 /** Embeds texts into `texts.length` rows of `modelInfo(model).dim` floats. */

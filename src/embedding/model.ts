@@ -1,7 +1,7 @@
 import type { TermStatistics } from './sparse';
 
 /** Bumped whenever the serialised layout or the meaning of a model's numbers changes. */
-export const MODEL_FORMAT_VERSION = 1;
+export const MODEL_FORMAT_VERSION = 2;
 
 /** Below this many documents a key uses the corpus-independent word-vector model (see docs/decisions/embedding.md). */
 export const MIN_DOCS_FOR_CORPUS_MODEL = 300;
@@ -37,6 +37,8 @@ export interface LsaModel extends TermStatistics {
   readonly projection: Float32Array;
   readonly singularValues: Float32Array;
   readonly fittedDocs: number;
+  /** The corpus's main language (ISO 639-3, or `und`): assumed for texts too short to tell their own. */
+  readonly language: string;
 }
 
 export type EmbeddingModel = WordVectorModel | LsaModel;

@@ -17,9 +17,8 @@ export interface EmbedTask {
 export interface EmbedTaskResult {
   readonly modelId: string;
   readonly dim: number;
-  /** texts.length rows of `dim` floats, L2-normalised (zero rows for texts with no recognised word) */
+  /** texts.length rows of `dim` floats, L2-normalised (zero rows for texts with no known term) */
   readonly vectors: Float32Array;
-  readonly recognisedWords: Uint32Array;
   readonly sparse?: PackedSparse;
 }
 

@@ -22,6 +22,7 @@ interface Header {
   dim: number;
   sifA?: number;
   fittedDocs?: number;
+  language?: string;
   terms?: number;
   termsBytes?: number;
   arrays: ArrayEntry[];
@@ -46,6 +47,7 @@ export function serializeModel(model: EmbeddingModel): SerializedModel {
   } else {
     termsBytes = Buffer.from(model.terms.join('\n'), 'utf8');
     header.fittedDocs = model.fittedDocs;
+    header.language = model.language;
     header.terms = model.terms.length;
     header.termsBytes = termsBytes.length;
     for (const name of ['idf', 'projection', 'singularValues'] as const) {
@@ -141,7 +143,7 @@ export function deserializeModel(bytes: SerializedModel): EmbeddingModel {
   terms.forEach((t, i) => termIndex.set(t, i));
   const model: LsaModel = {
     kind: 'lsa', id: header.id, dim: header.dim, terms, termIndex, idf, projection, singularValues,
-    fittedDocs: header.fittedDocs ?? 0,
+    fittedDocs: header.fittedDocs ?? 0, language: header.language ?? 'und',
   };
   return model;
 }

@@ -1,4 +1,4 @@
-import { countTerms, terms } from './tokenize';
+import { analyze, countTerms } from '../text';
 
 /** A sparse, L2-normalised TF-IDF vector: term ids ascending, with their weights. */
 export interface SparseVector {
@@ -36,8 +36,9 @@ export function tfidfVector(stats: TermStatistics, tokens: readonly string[]): S
   return { ids, weights };
 }
 
-export function textToTfidf(stats: TermStatistics, text: string): SparseVector {
-  return tfidfVector(stats, terms(text));
+/** The TF-IDF vector of a text; `language` is the key's main language, assumed where the text does not tell. */
+export function textToTfidf(stats: TermStatistics, text: string, language?: string): SparseVector {
+  return tfidfVector(stats, analyze(text, { hint: language }).terms);
 }
 
 /** Dot product of two sparse vectors with ascending ids (cosine, since both are normalised). */

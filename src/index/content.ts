@@ -209,7 +209,7 @@ export class TenantContent {
   }
 
   private async fit(docs: DocumentRecord[]): Promise<SerializedModel> {
-    if (docs.length < MIN_DOCS_FOR_CORPUS_MODEL) return serializeModel(wordVectorModel());
+    if (docs.length === 0) return serializeModel(wordVectorModel());
     const texts = evenSample(docs, this.settings.maxFitTexts).map((d) => d.text);
     return fitModel(this.pool, texts);
   }
@@ -235,6 +235,15 @@ export class TenantContent {
     const docs = await this.allDocuments();
     const model = sharedModelBytes(await this.fit(docs));
     const info = modelInfo(model);
+    if (this.generation && info.id === modelInfo(this.generation.model).id) {
+      // Same model (a small English key stays on the word vectors): the index already holds every vector.
+      this.generation.fittedDocs = docs.length;
+      const dirty = this.dirtyDuringRefit;
+      this.dirtyDuringRefit = undefined;
+      for (const id of dirty) this.pending.add(id);
+      this.scheduleFlush();
+      return;
+    }
     const next: Generation = {
       model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), fittedDocs: docs.length,
       index: new VectorIndex(info.dim, { pool: this.pool }), terms: new Map(),
@@ -322,7 +331,8 @@ export class TenantContent {
   private maybeRefit(): void {
     const { corpus, fittedDocs, index } = this.generation;
     const growth = fittedDocs >= this.settings.maxFitTexts ? this.settings.refitGrowth * LATE_GROWTH_FACTOR : this.settings.refitGrowth;
-    const due = corpus ? index.size >= fittedDocs * growth : index.size >= MIN_DOCS_FOR_CORPUS_MODEL;
+    // Small keys refit as they double too: their model is chosen by their language (word vectors serve English only).
+    const due = index.size >= Math.max(1, fittedDocs * growth) || (!corpus && index.size >= MIN_DOCS_FOR_CORPUS_MODEL);
     if (due) {
       this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
     }
@@ -347,13 +357,6 @@ export class TenantContent {
     const { model, dim } = this.generation;
     const embedded = await embedTextsDetailed(this.pool, model, texts, { withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile });
     return texts.map((_, i) => embedded.vectors.slice(i * dim, (i + 1) * dim));
-  }
-
-  /** Counts of words the current model recognises, per text. */
-  async recognisedWords(texts: string[]): Promise<Uint32Array> {
-    await this.ready;
-    const embedded = await embedTextsDetailed(this.pool, this.generation.model, texts, { withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile });
-    return embedded.recognisedWords;
   }
 
   /** Every indexed document's vector, for the hybrid recommender's content component. */

@@ -3,10 +3,10 @@ import { textToTfidf, type SparseVector } from '../embedding/sparse';
 
 /** The TF-IDF query for several texts: the normalised sum of their (normalised) vectors. */
 export function combinedQuery(model: LsaModel, texts: readonly string[]): SparseVector {
-  if (texts.length === 1) return textToTfidf(model, texts[0]);
+  if (texts.length === 1) return textToTfidf(model, texts[0], model.language);
   const sum = new Map<number, number>();
   for (const text of texts) {
-    const v = textToTfidf(model, text);
+    const v = textToTfidf(model, text, model.language);
     for (let i = 0; i < v.ids.length; i++) sum.set(v.ids[i], (sum.get(v.ids[i]) ?? 0) + v.weights[i]);
   }
   const ids = Uint32Array.from([...sum.keys()].sort((a, b) => a - b));

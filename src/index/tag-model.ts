@@ -1,4 +1,4 @@
-import { countTerms, terms } from '../embedding/tokenize';
+import { analyze, countTerms, mainLanguageOf, UNDETERMINED } from '../text';
 
 /**
  * A complement Naive Bayes tag classifier over one key's taggings (Rennie et al. 2003), kept current
@@ -100,6 +100,8 @@ export class TagModel {
   /** distinct (term, tag) pairs held: the size of `postings` */
   private postingCount = 0;
   private featureCount = 0;
+  /** Languages of the documents learnt (a hint for queries too short to tell their own). */
+  private readonly languages = new Map<string, number>();
 
   constructor(private readonly options: TagModelOptions = DEFAULT_TAG_MODEL_OPTIONS) {}
 
@@ -148,11 +150,14 @@ export class TagModel {
     this.documents.clear();
     this.postingCount = 0;
     this.featureCount = 0;
+    this.languages.clear();
   }
 
   /** The document's vector and tag indexes; undefined for a text without terms (nothing to learn). */
   private featuresOf(text: string, tags: readonly string[]): DocumentEntry | undefined {
-    const weights = featureWeights(countTerms(terms(text)));
+    const analysis = analyze(text, { hint: this.mainLanguage() });
+    this.languages.set(analysis.language, (this.languages.get(analysis.language) ?? 0) + 1);
+    const weights = featureWeights(countTerms(analysis.terms));
     if (weights.size === 0) return undefined;
     const pairs: Array<[number, number]> = [];
     for (const [term, w] of weights) pairs.push([this.termId(term), w]);
@@ -162,6 +167,11 @@ export class TagModel {
       weights: Float32Array.from(pairs, (p) => p[1]),
       tags: [...new Set(tags)].map((t) => this.tagId(t)),
     };
+  }
+
+  private mainLanguage(): string | undefined {
+    const { language } = mainLanguageOf(this.languages);
+    return language === UNDETERMINED ? undefined : language;
   }
 
   private termId(term: string): number {
@@ -268,7 +278,7 @@ export class TagModel {
     const { alpha, temperature } = this.options;
     // Term id → count: one vocabulary lookup per token, small-integer keys after that.
     const counts = new Map<number, number>();
-    for (const term of terms(text)) {
+    for (const term of analyze(text, { hint: this.mainLanguage() }).terms) {
       const id = this.vocabulary.get(term);
       if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
     }

@@ -73,10 +73,8 @@ function selectFromParam(p: Record<string, unknown>): string[] | undefined {
   return parsed.map(String);
 }
 
-async function requireRecognised(req: RequestContext, text: string): Promise<void> {
-  const indexes = req.tenant.indexes();
-  const [count] = await indexes.content.recognisedWords([text]);
-  if (count < MIN_RECOGNISED_WORDS) throw new ApiError(406, 'less than 25 words recognized');
+function requireRecognised(text: string): void {
+  if (recommend.recognisedWords(text, MIN_RECOGNISED_WORDS) < MIN_RECOGNISED_WORDS) throw new ApiError(406, 'less than 25 words recognized');
 }
 
 /** v1's ids are client strings: any non-empty string (docs/decisions.md). */
@@ -90,7 +88,7 @@ export const v1Routes: RouteDef[] = [
     const p = params(req);
     const id = required(p, 'document_id');
     const text = required(p, 'text');
-    await requireRecognised(req, text);
+    requireRecognised(text);
     try {
       return ok(record(await documents.createDocument(req.tenant, { text, meta: p.meta }, id, clientStringId)));
     } catch (error) {
@@ -116,7 +114,7 @@ export const v1Routes: RouteDef[] = [
   route('POST', '/recommend-by-text', async (req) => {
     const p = params(req);
     const text = required(p, 'text');
-    await requireRecognised(req, text);
+    requireRecognised(text);
     return ok(distances(await recommend.similarToText(req.tenant, text, { number: resultsParam(p), selectFrom: selectFromParam(p) })));
   }),
   route('POST', '/update-meta', async (req) => {
@@ -130,7 +128,7 @@ export const v1Routes: RouteDef[] = [
     const id = required(p, 'document_id');
     const text = required(p, 'text');
     await requireDocument(req, id);
-    await requireRecognised(req, text);
+    requireRecognised(text);
     return ok(record(await documents.updateDocument(req.tenant, id, { text }, clientStringId)));
   }),
 ];

@@ -26,7 +26,6 @@ describe('embedding/workers (embed, embed-fit)', function () {
     const local = embedBatch(deserializeModel(bytes), many);
     assert.equal(viaPool.vectors.length, many.length * 8);
     assert.deepEqual(viaPool.vectors, local.vectors);
-    assert.deepEqual(viaPool.recognisedWords, local.recognisedWords);
     assert.equal(viaPool.sparse.length, many.length);
     assert.deepEqual(viaPool.sparse[17]!.ids, local.sparse[17]!.ids);
     assert.deepEqual(await embedTexts(pool, bytes, many.slice(0, 3)), local.vectors.subarray(0, 24));
@@ -36,7 +35,6 @@ describe('embedding/workers (embed, embed-fit)', function () {
     const q = await embedQuery(pool, bytes, many[4]!);
     assert.deepEqual(q.vector, local.vectors.subarray(32, 40));
     assert.deepEqual(q.sparse.weights, local.sparse[4]!.weights);
-    assert.equal(q.recognisedWords, local.recognisedWords[4]);
   });
 
   it('fits the word-vector model below the threshold and embeds with it in workers', async () => {
