@@ -67,6 +67,12 @@ interface Generation {
 
 const FLUSH_MS = 50;
 const LATE_GROWTH_FACTOR = 4;
+/**
+ * Keys under MIN_DOCS_FOR_CORPUS_MODEL refit after every 25 % of growth: there a refit takes milliseconds, the
+ * model is chosen by the key's language (word vectors serve English only), and a corpus model fitted before a
+ * document does not know its words.
+ */
+const SMALL_REFIT_GROWTH = 1.25;
 const FLUSH_BATCH = 512;
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
@@ -291,11 +297,13 @@ export class TenantContent {
 
   private async flush(): Promise<void> {
     await this.ready;
-    await this.applyPending();
+    const refit = await this.applyPending();
+    // A small key's refit takes milliseconds and is what makes a new document's words known: writes settle after it.
+    if (refit && this.generation.index.size < MIN_DOCS_FOR_CORPUS_MODEL) await refit;
   }
 
-  /** Applies pending writes: embeds what exists, drops what was deleted. */
-  private async applyPending(): Promise<void> {
+  /** Applies pending writes: embeds what exists, drops what was deleted; returns the refit this started, if any. */
+  private async applyPending(): Promise<Promise<void> | undefined> {
     while (this.pending.size) {
       const ids = [...this.pending].slice(0, 4096);
       for (const id of ids) this.pending.delete(id);
@@ -310,7 +318,7 @@ export class TenantContent {
       if (present.length) await this.embedInto(generation, present);
       this.dirty = true;
     }
-    this.maybeRefit();
+    return this.maybeRefit();
   }
 
   /** Waits until every write told so far is searchable. */
@@ -328,14 +336,13 @@ export class TenantContent {
    * (maxFitTexts), a refit learns little more and still re-embeds every document, so growth must be
    * LATE_GROWTH_FACTOR times larger; the scheduled refit (KINDRED_REFIT_CRON) still follows drift.
    */
-  private maybeRefit(): void {
+  private maybeRefit(): Promise<void> | undefined {
     const { corpus, fittedDocs, index } = this.generation;
-    const growth = fittedDocs >= this.settings.maxFitTexts ? this.settings.refitGrowth * LATE_GROWTH_FACTOR : this.settings.refitGrowth;
-    // Small keys refit as they double too: their model is chosen by their language (word vectors serve English only).
+    const growth = index.size < MIN_DOCS_FOR_CORPUS_MODEL ? SMALL_REFIT_GROWTH
+      : fittedDocs >= this.settings.maxFitTexts ? this.settings.refitGrowth * LATE_GROWTH_FACTOR : this.settings.refitGrowth;
     const due = index.size >= Math.max(1, fittedDocs * growth) || (!corpus && index.size >= MIN_DOCS_FOR_CORPUS_MODEL);
-    if (due) {
-      this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
-    }
+    if (!due) return undefined;
+    return this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
   }
 
   /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */

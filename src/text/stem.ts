@@ -32,13 +32,23 @@ export function hasStemmer(language: string): boolean {
   return stemmerFor(language) !== null;
 }
 
+/**
+ * Arabic writes "and", "with", "as" and "so" (و ب ك ف) as a letter joined to the next word, often before the
+ * article: Snowball strips the article but not these, so "والملح" (and the salt) would not meet "الملح".
+ */
+const ARABIC_JOINED_BEFORE_ARTICLE = /^[وبكف](?=ال..)/u;
+
+function normalise(word: string, language: string): string {
+  return language === 'ara' ? word.replace(ARABIC_JOINED_BEFORE_ARTICLE, '') : word;
+}
+
 /** The Snowball stem of a lower-case word in `language`; the word itself when the language has no stemmer. */
 export function stem(word: string, language: string): string {
   const s = stemmerFor(language);
   if (!s) return word;
   let out = s.memo.get(word);
   if (out === undefined) {
-    out = s.stemmer.stem(word);
+    out = s.stemmer.stem(normalise(word, language));
     if (s.memo.size >= MEMO_LIMIT) s.memo.clear();
     s.memo.set(word, out);
   }
