@@ -1,12 +1,15 @@
+import { languageOf, segmentWords, stopWordsOf, UNDETERMINED } from '../text';
 import { BACKGROUND_WORDS_BY_FREQUENCY } from './background-words';
 import { STOPWORDS } from './stopwords';
 import { normaliseSpace, sentencesOf } from './text';
 
 /**
  * Keywords that appear in the article and characterise it: declared keywords that occur in the
- * text first, then the most salient words and phrases by tf × background rarity. A word's rarity
- * comes from its rank in a built-in English frequency list (Zipf: -log p ≈ log rank); words the
- * list lacks count as rare.
+ * text first, then the most salient words and phrases by tf × background rarity. The article's
+ * language is detected (src/text); its stop words never count. In English a word's rarity comes from
+ * its rank in a built-in English frequency list (Zipf: -log p ≈ log rank), words the list lacks
+ * counting as rare; other languages have no background list here, so every other word is equally
+ * rare and frequency and position decide. Chinese, Japanese and Thai are split into words by ICU.
  */
 
 let backgroundRank: Map<string, number> | null = null;
@@ -28,11 +31,17 @@ export function wordKey(surface: string): string {
   return surface.toLowerCase().replace(/['’]s$/, '').replace(ELISION, '');
 }
 
-/** Rarity weight of a lower-case word: 0 for stopwords, growing with log of its background rank. */
-export function rarity(word: string): number {
-  if (STOPWORDS.has(word) || word.length < 2 || /^\d+$/.test(word) || CONTRACTION.test(word)) return 0;
-  // scripts written without spaces come out as whole clauses, not words
+const RARE = Math.log(30_000 / 150);
+const SEGMENTED = new Set(['zho', 'jpn', 'tha']);
+
+/** Rarity weight of a lower-case word in `language`: 0 for stop words, growing with log of its background rank. */
+export function rarity(word: string, language = 'eng'): number {
+  const english = language === 'eng' || language === UNDETERMINED;
+  if ((english && STOPWORDS.has(word)) || stopWordsOf(language).has(word) || /^\d+$/.test(word) || CONTRACTION.test(word)) return 0;
+  if (word.length < 2 && !UNSPACED_SCRIPT.test(word)) return 0;
+  // scripts written without spaces come out as whole clauses when not segmented
   if (UNSPACED_SCRIPT.test(word) && word.length > 8) return 0;
+  if (!english) return RARE;
   const rank = rankOf(word);
   if (rank <= 150) return 0;
   return Math.log(rank / 150);
@@ -67,7 +76,13 @@ function occursIn(textLower: string, phrase: string): boolean {
 
 export function extractKeywords(text: string, options: KeywordOptions = {}): ScoredKeywords {
   const limit = options.limit ?? 10;
-  const titleWords = new Set((options.title ?? '').toLowerCase().match(TOKEN) ?? []);
+  const language = languageOf(text);
+  const tokens = (chunk: string): string[] => (SEGMENTED.has(language) ? segmentWords(chunk, language) : chunk.match(TOKEN) ?? []);
+  const weightOf = (word: string): number => rarity(word, language);
+  // Segmented scripts are written without spaces: a phrase of their words reads joined.
+  const joiner = SEGMENTED.has(language) ? '' : ' ';
+  const shortest = SEGMENTED.has(language) ? 2 : 3;
+  const titleWords = new Set(tokens((options.title ?? '').toLowerCase()));
   const candidates = new Map<string, Candidate>();
   const wordCounts = new Map<string, number>();
   let position = 0;
@@ -86,14 +101,14 @@ export function extractKeywords(text: string, options: KeywordOptions = {}): Sco
   for (const paragraph of text.split('\n')) {
     for (const sentence of sentencesOf(paragraph)) {
       // runs of content words between stopwords/punctuation are the phrase candidates
-      const chunks = sentence.split(/[,;:()"“”!?.\u2014\u2013]+|\s[-–]\s/);
+      const chunks = sentence.split(/[,;:()"“”!?.\u2014\u2013、，。；：！？「」]+|\s[-–]\s/);
       for (const chunk of chunks) {
-        const surfaces = chunk.match(TOKEN) ?? [];
+        const surfaces = tokens(chunk);
         let run: string[] = [];
         let runSurfaces: string[] = [];
         const closeRun = (): void => {
           for (let n = 1; n <= Math.min(3, run.length); n++) {
-            for (let i = 0; i + n <= run.length; i++) note(run.slice(i, i + n), runSurfaces.slice(i, i + n).join(' '));
+            for (let i = 0; i + n <= run.length; i++) note(run.slice(i, i + n), runSurfaces.slice(i, i + n).join(joiner));
           }
           run = [];
           runSurfaces = [];
@@ -101,7 +116,7 @@ export function extractKeywords(text: string, options: KeywordOptions = {}): Sco
         for (const surface of surfaces) {
           position++;
           const word = wordKey(surface);
-          if (rarity(word) === 0) {
+          if (weightOf(word) === 0) {
             closeRun();
             continue;
           }
@@ -117,12 +132,12 @@ export function extractKeywords(text: string, options: KeywordOptions = {}): Sco
   const totalWords = Math.max(1, position);
   const wordWeights = new Map<string, number>();
   for (const [word, count] of wordCounts) {
-    wordWeights.set(word, (1 + Math.log(count)) * rarity(word) * (titleWords.has(word) ? 1.5 : 1));
+    wordWeights.set(word, (1 + Math.log(count)) * weightOf(word) * (titleWords.has(word) ? 1.5 : 1));
   }
 
   for (const candidate of candidates.values()) {
     const words = candidate.key.split(' ');
-    const meanWeight = words.reduce((sum, w) => sum + rarity(w) * (titleWords.has(w) ? 1.5 : 1), 0) / words.length;
+    const meanWeight = words.reduce((sum, w) => sum + weightOf(w) * (titleWords.has(w) ? 1.5 : 1), 0) / words.length;
     const repeated = candidate.count >= 2 || words.length === 1;
     if (!repeated) continue;
     // phrases must recur to count; longer recurring phrases are better keywords than their parts
@@ -132,7 +147,7 @@ export function extractKeywords(text: string, options: KeywordOptions = {}): Sco
   }
 
   const ranked = Array.from(candidates.values())
-    .filter((c) => c.score > 0 && c.key.length >= 3)
+    .filter((c) => c.score > 0 && c.key.length >= shortest)
     .sort((a, b) => b.score - a.score || a.firstAt - b.firstAt);
 
   const lowerText = text.toLowerCase();

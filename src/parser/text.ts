@@ -1,3 +1,5 @@
+import { segmentWords } from '../text';
+
 /** Turns an element tree into paragraphs of plain text, the way a reader would see the blocks. */
 
 const BLOCK_TAGS = new Set([
@@ -46,8 +48,15 @@ export function paragraphsOf(root: Node): string[] {
   return paragraphs;
 }
 
-/** Lower-case word tokens (letters and digits of any script). */
+const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/u;
+const HAN = /\p{sc=Han}/u;
+const THAI = /\p{sc=Thai}/u;
+
+/** Lower-case word tokens (letters and digits of any script; Chinese, Japanese and Thai split into words by ICU). */
 export function wordTokens(text: string): string[] {
+  if (KANA.test(text)) return segmentWords(text, 'jpn');
+  if (HAN.test(text)) return segmentWords(text, 'zho');
+  if (THAI.test(text)) return segmentWords(text, 'tha');
   return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu) ?? [];
 }
 

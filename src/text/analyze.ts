@@ -40,7 +40,7 @@ function evidenceOf(pieces: readonly Piece[]): LanguageEvidence {
 const segmenters = new Map<string, Intl.Segmenter>();
 
 /** ICU's dictionary word segmentation (for scripts written without spaces; ~0.3 ms a short document). */
-function segmentWords(text: string, language: string): string[] {
+export function segmentWords(text: string, language: string): string[] {
   let segmenter = segmenters.get(language);
   if (!segmenter) segmenters.set(language, (segmenter = new Intl.Segmenter(language === UNDETERMINED ? undefined : language.slice(0, 2), { granularity: 'word' })));
   const out: string[] = [];

@@ -166,6 +166,26 @@ describe('parser: keywords and summary', () => {
     assert.equal(keywords[0], 'Facebook');
     assert.ok(!keywords.some((k) => /['’]/.test(k)), keywords.join(', '));
   });
+  it('picks keywords in the article\'s own language: its stop words never, Chinese and Japanese as words', () => {
+    const german = [
+      'Der Stadtrat hat am Montag die neue Straßenbahnlinie beschlossen, nach einer langen Debatte über die Straßenbahn.',
+      'Die Befürworter sagen, die Straßenbahn werde den Verkehr verringern, und die Kritiker fürchten den Baulärm.',
+      'Der Bürgermeister versprach, dass der Bau im nächsten Jahr beginnt und die Straßenbahn im Jahr 2028 fährt.',
+    ].join('\n');
+    const de = extractKeywords(german, { limit: 5 }).keywords;
+    assert.equal(de[0], 'Straßenbahn');
+    assert.ok(!de.some((k) => ['der', 'die', 'und', 'den', 'dass'].includes(k.toLowerCase())), de.join(', '));
+    const chinese = '市议会批准了新的轻轨线路。支持者说轻轨会减少交通拥堵，批评者担心施工噪音。市长承诺轻轨将在明年开工。';
+    const zh = extractKeywords(chinese, { limit: 5 }).keywords;
+    assert.equal(zh[0], '轻轨');
+    assert.ok(zh.every((k) => k.length <= 8), zh.join(', '));
+    const japanese = '市議会は新しい路面電車の路線を承認した。支持者は路面電車が渋滞を減らすと言い、批判者は工事の騒音を心配している。';
+    const ja = extractKeywords(japanese, { limit: 5 }).keywords;
+    assert.ok(ja.slice(0, 2).some((k) => k.includes('路面') || k.includes('電車')), ja.join(', '));
+    assert.ok(!ja.some((k) => ['は', 'の', 'を', 'が'].includes(k)), ja.join(', '));
+    const summary = summarise(chinese.repeat(2), extractKeywords(chinese.repeat(2)).wordWeights, 1);
+    assert.ok(summary.includes('轻轨') && summary.length < chinese.length, summary);
+  });
   it('returns nothing for empty text', () => {
     assert.deepEqual(extractKeywords('').keywords, []);
     assert.equal(summarise('', new Map()), '');
