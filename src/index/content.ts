@@ -297,13 +297,17 @@ export class TenantContent {
 
   private async flush(): Promise<void> {
     await this.ready;
-    const refit = await this.applyPending();
+    const { refit } = await this.applyPending();
     // A small key's refit takes milliseconds and is what makes a new document's words known: writes settle after it.
     if (refit && this.generation.index.size < MIN_DOCS_FOR_CORPUS_MODEL) await refit;
   }
 
-  /** Applies pending writes: embeds what exists, drops what was deleted; returns the refit this started, if any. */
-  private async applyPending(): Promise<Promise<void> | undefined> {
+  /**
+   * Applies pending writes: embeds what exists, drops what was deleted. Returns the refit this started, if any,
+   * wrapped: a promise returned bare would be adopted, making the caller wait for the refit (a restore would wait
+   * for the refit that waits for it).
+   */
+  private async applyPending(): Promise<{ refit: Promise<void> | undefined }> {
     while (this.pending.size) {
       const ids = [...this.pending].slice(0, 4096);
       for (const id of ids) this.pending.delete(id);
@@ -318,7 +322,7 @@ export class TenantContent {
       if (present.length) await this.embedInto(generation, present);
       this.dirty = true;
     }
-    return this.maybeRefit();
+    return { refit: this.maybeRefit() };
   }
 
   /** Waits until every write told so far is searchable. */
