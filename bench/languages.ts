@@ -47,7 +47,10 @@ const english = new Map(readJsonl<{ id: string; section: string; summary: string
 function twins(language: string): { translated: Doc[]; english: Doc[] } {
   const records = readJsonl<{ id: string; section: string; text: string }>(path.join(DATA, 'debian-translations', `debian-${language}.jsonl.gz`))
     .filter((r) => english.has(r.id) && r.text.trim() !== '');
-  const chosen = shuffled(records, 14).slice(0, MAX_DOCS);
+  // A package listed twice (several versions in the index) would be its own neighbour across the split.
+  const seen = new Set<string>();
+  const unique = records.filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const chosen = shuffled(unique, 14).slice(0, MAX_DOCS);
   // Package names may hold '+' and '.', which document ids may not.
   const idOf = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`);
   return {

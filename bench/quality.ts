@@ -23,7 +23,7 @@ import { words } from '../src/text';
 
 const DATA_DIR = process.env.NEWSGROUPS_DIR ?? path.join(__dirname, '..', '..', '..', 'shared', 'data', '20newsgroups');
 
-interface LabelledDoc {
+export interface LabelledDoc {
   id: string;
   label: string;
   text: string;
@@ -45,7 +45,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }
 
-function loadSplit(split: 'train' | 'test'): LabelledDoc[] {
+export function loadSplit(split: 'train' | 'test'): LabelledDoc[] {
   const file = path.join(DATA_DIR, `20newsgroups-bydate-${split}.jsonl.gz`);
   const lines = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n');
   const docs: LabelledDoc[] = [];
@@ -81,7 +81,7 @@ function denseTopK(rows: Float32Array, dim: number, query: Float32Array, k: numb
 }
 
 /** Plain TF-IDF cosine baseline: unstemmed words, sublinear tf, idf, min df 2, exact via an inverted index. */
-class TfidfBaselineRanker implements Ranker {
+export class TfidfBaselineRanker implements Ranker {
   readonly name = 'TF-IDF cosine (baseline)';
   private stats: TermStatistics = { terms: [], termIndex: new Map(), idf: new Float32Array(0) };
   private ids: string[] = [];
@@ -153,7 +153,7 @@ interface Candidates {
 }
 
 /** Shared by the embedding rankers: fit on the corpus, embed it in the worker pool, dense top-N per query. */
-class EmbeddingPipeline {
+export class EmbeddingPipeline {
   readonly figures: Record<string, number> = {};
   modelId = '';
   ids: string[] = [];
@@ -229,9 +229,8 @@ class EmbeddingPipeline {
   }
 }
 
-class DenseRanker implements Ranker {
-  readonly name = 'embedding, dense only (exact top-10)';
-  constructor(private readonly pipeline: EmbeddingPipeline) {}
+export class DenseRanker implements Ranker {
+  constructor(private readonly pipeline: EmbeddingPipeline, readonly name = 'embedding, dense only (exact top-10)') {}
   index(corpus: readonly LabelledDoc[]): Promise<void> {
     return this.pipeline.index(corpus);
   }
@@ -241,7 +240,7 @@ class DenseRanker implements Ranker {
   }
 }
 
-class RerankRanker implements Ranker {
+export class RerankRanker implements Ranker {
   readonly name: string;
   /** milliseconds of second-stage work per query, from the last `topK` */
   latencies: number[] = [];
@@ -270,7 +269,7 @@ class RerankRanker implements Ranker {
   }
 }
 
-function precisionAt(k: number, queries: readonly LabelledDoc[], results: string[][], labelOf: Map<string, string>): number {
+export function precisionAt(k: number, queries: readonly LabelledDoc[], results: string[][], labelOf: Map<string, string>): number {
   let hits = 0;
   queries.forEach((q, i) => {
     for (const id of results[i]!.slice(0, k)) if (labelOf.get(id) === q.label) hits++;
@@ -283,7 +282,7 @@ function argValue(name: string, fallback: number): number {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-function evenSample<T>(items: readonly T[], max: number): T[] {
+export function evenSample<T>(items: readonly T[], max: number): T[] {
   if (!(max < items.length)) return [...items];
   return Array.from({ length: max }, (_, i) => items[Math.floor((i * items.length) / max)]!);
 }
@@ -337,7 +336,9 @@ async function main(): Promise<void> {
   await pipeline.close();
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

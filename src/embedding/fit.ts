@@ -1,4 +1,4 @@
-import { DEFAULT_LSA_DIM, MIN_DOCS_FOR_CORPUS_MODEL, type EmbeddingModel, type LsaModel, type WordVectorModel } from './model';
+import { lsaDimensions, MIN_DOCS_FOR_CORPUS_MODEL, type EmbeddingModel, type LsaModel, type WordVectorModel } from './model';
 import { contentId } from './serialize';
 import { tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
@@ -90,7 +90,7 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const docs = analysed.map((a) => a.terms);
   const stats = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
   // A small corpus spans fewer dimensions than asked for: the rest would be noise (or zero).
-  const dim = Math.max(1, Math.min(options.dim ?? DEFAULT_LSA_DIM, docs.length, stats.terms.length));
+  const dim = Math.max(1, Math.min(options.dim ?? lsaDimensions(fittedDocs), docs.length, stats.terms.length));
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
   const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, seed: options.seed ?? 1 });

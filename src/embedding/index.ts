@@ -3,10 +3,11 @@ import type { FitOptions } from './fit';
 import { RERANK_MIN_DOCS } from './model';
 import type { EmbedTask, EmbedTaskResult, FitTask } from './protocol';
 import type { SerializedModel } from './serialize';
-import { modelInfo, sharedModelBytes } from './serialize';
+import { wordVectorModel } from './fit';
+import { modelInfo, serializeModel, sharedModelBytes } from './serialize';
 import { unpackSparse, type SparseVector } from './sparse';
 
-export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, DEFAULT_LSA_DIM, RERANK_MIN_DOCS, type EmbeddingModel } from './model';
+export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, lsaDimensions, RERANK_MIN_DOCS, type EmbeddingModel } from './model';
 export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type SerializedModel } from './serialize';
 export { fitModel as fitModelSync, type FitOptions } from './fit';
 export { embedText, embedBatch, isZeroVector, type EmbeddedText, type EmbeddedBatch } from './embed';
@@ -36,6 +37,19 @@ export interface EmbeddedTexts {
   readonly vectors: Float32Array;
   /** per text, for `rerankCandidates` (empty vectors with the word-vector model) */
   readonly sparse: SparseVector[];
+}
+
+/**
+ * Loads the word vectors in every worker thread ahead of any request, so a new key's first document is not
+ * kept waiting (1–3 s a thread from the binary cache). One thread first: the very first start converts the
+ * package's JSON into the cache (~40 s), which the other threads then read.
+ */
+export async function prepareWordVectors(pool: WorkerPool, options: EmbedOptions = {}): Promise<void> {
+  const model = sharedModelBytes(serializeModel(wordVectorModel()));
+  const task: EmbedTask = { model, texts: ['word vectors'], withSparse: false, wordVectorCacheFile: options.wordVectorCacheFile };
+  await pool.run<EmbedTaskResult>('embed', task);
+  // Tasks submitted together go to idle threads, one each.
+  await Promise.all(Array.from({ length: pool.threads - 1 }, () => pool.run<EmbedTaskResult>('embed', task)));
 }
 
 /** Fits a model from the corpus texts in a worker; returns SharedArrayBuffer-backed bytes to persist or share. */

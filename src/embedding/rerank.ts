@@ -11,7 +11,7 @@ export interface RerankOptions {
   denseWeight?: number;
   /** the candidates' dense rows (N × dim, same order): adds dense pseudo-relevance feedback */
   candidateVectors?: Float32Array;
-  /** weight μ of the dense feedback term when `candidateVectors` is given; default 0.6 */
+  /** weight μ of the dense feedback term when `candidateVectors` is given; default 1 */
   denseFeedbackWeight?: number;
 }
 
@@ -35,7 +35,7 @@ export function rerankCandidates(query: SparseVector, candidates: readonly Spars
   const rows = options.candidateVectors;
   const dim = rows && candidates.length > 0 ? rows.length / candidates.length : 0;
   if (rows && !Number.isInteger(dim)) throw new Error('candidateVectors must hold one row per candidate');
-  const mu = rows && m > 0 ? (options.denseFeedbackWeight ?? 0.6) : 0;
+  const mu = rows && m > 0 ? (options.denseFeedbackWeight ?? 1) : 0;
   const direct = new Float32Array(candidates.length);
   withScratch(query, (weights) => {
     candidates.forEach((c, i) => (direct[i] = gatherDot(weights, c)));

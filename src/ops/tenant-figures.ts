@@ -1,5 +1,4 @@
 import { WORD_VECTOR_DIM } from '../embedding/word-vectors';
-import { DEFAULT_LSA_DIM } from '../embedding/model';
 import { HYBRID_MODEL_BLOB } from '../index/hybrid';
 import type { Indexes, TenantIndexes } from '../index/indexes';
 import { isJobRecord, JOBS_NAMESPACE, type JobRecord } from '../jobs/runner';
@@ -66,7 +65,7 @@ export function indexFigures(indexes: TenantIndexes | undefined): TenantIndexFig
   const { content } = indexes;
   const size = content.size;
   const kind = content.modelId === undefined ? undefined : content.modelKind;
-  const dim = kind === 'lsa' ? DEFAULT_LSA_DIM : WORD_VECTOR_DIM;
+  const dim = content.dimensions || WORD_VECTOR_DIM;
   const perDocument = dim * 4 + ID_OVERHEAD_BYTES + (content.reranks ? RERANK_TERM_BYTES : 0);
   return {
     loaded: true, kind, size, reranks: content.reranks,

@@ -65,6 +65,22 @@ function eachRun(pieces: readonly Piece[], run: (first: number, last: number) =>
   }
 }
 
+/**
+ * Overlapping bigrams of each Han run within pieces[first..last] (a lone character stands for itself).
+ * Hiragana is Japanese grammar (particles, endings): it splits Han runs and is not a term itself. On
+ * debian-ja against its English twin, bigrams across kana scored 0.92 of the twin, Han-only 0.997.
+ */
+function pushHanBigrams(pieces: readonly Piece[], first: number, last: number, terms: string[]): void {
+  for (let i = first; i <= last; i++) {
+    if (pieces[i]!.script !== 'han') continue;
+    let j = i;
+    while (j + 1 <= last && pieces[j + 1]!.script === 'han') j++;
+    if (i === j) terms.push(pieces[i]!.text);
+    else for (let k = i; k < j; k++) terms.push(pieces[k]!.text + pieces[k + 1]!.text);
+    i = j;
+  }
+}
+
 export interface Analysis {
   /** ISO 639-3 code of the text's language, or `und`. */
   language: string;
@@ -79,7 +95,7 @@ export interface AnalyzeOptions {
 
 /**
  * Terms of a text: words of its detected language without its stop words, Snowball-stemmed; Chinese and
- * Japanese as overlapping character bigrams (as Lucene's CJK analyzer: 0.011 ms a document against
+ * Japanese Han runs as overlapping character bigrams, katakana words whole (as Lucene's CJK analyzer: 0.011 ms a document against
  * Intl.Segmenter's 0.32 ms on debian-ja, docs/decisions/embedding.md); Thai, Lao, Khmer and Myanmar by
  * ICU's segmentation; whole e-mail addresses (they identify posters and lists: +0.004 on 20NG).
  */
@@ -88,10 +104,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Analysis {
   const language = evidenceOf(pieces).language(options.hint);
   const stops = stopWordsOf(language);
   const terms: string[] = [];
-  eachRun(pieces, (first, last) => {
-    if (first === last) { terms.push(pieces[first]!.text); return; }
-    for (let k = first; k < last; k++) terms.push(pieces[k]!.text + pieces[k + 1]!.text);
-  }, (p) => {
+  eachRun(pieces, (first, last) => pushHanBigrams(pieces, first, last, terms), (p) => {
     if (p.kind === TokenKind.Digits) return;
     if (p.script === 'southeast-asian') {
       for (const w of segmentWords(p.text, 'tha')) terms.push(w);

@@ -28,12 +28,13 @@ describe('text analysis: one chain for every script', () => {
     assert.equal(analyze('программами', { hint: 'rus' }).terms[0], analyze('программы', { hint: 'rus' }).terms[0]);
   });
 
-  it('turns Chinese and Japanese runs into overlapping character bigrams, and keeps katakana words whole', () => {
+  it('turns Han runs into overlapping character bigrams, keeps katakana words whole and drops hiragana', () => {
     assert.deepEqual(analyze('图书馆').terms, ['图书', '书馆']);
     assert.deepEqual(analyze('犬').terms, ['犬']);
     const ja = analyze('データベースを管理する');
     assert.equal(ja.language, 'jpn');
-    assert.deepEqual(ja.terms, ['データベース', 'を管', '管理', '理す', 'する']);
+    assert.deepEqual(ja.terms, ['データベース', '管理']);
+    assert.deepEqual(analyze('犬がパンを食べた').terms, ['犬', 'パン', '食']);
   });
 
   it('keeps e-mail addresses whole, and drops numbers and one-letter words', () => {
