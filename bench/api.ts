@@ -12,6 +12,12 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const KEY = 'bench-key';
+/** A second key for write→visible: warm (500 documents of words), written and read in sequence. */
+const VISIBLE_KEY = 'bench-visible';
+const VISIBLE_PROBES = Number(process.env.BENCH_VISIBLE_PROBES ?? 100);
+const WORDS = ('river mountain forest engine planet garden violin harbour castle desert island market winter summer ' +
+  'doctor teacher bridge window silver copper rocket signal camera lantern meadow canyon glacier thunder orchard ' +
+  'pilot sailor farmer baker painter poet lawyer nurse tiger falcon dolphin salmon maple cedar willow tulip').split(' ');
 const IDS = 1000;
 const TEXT = 'x'.repeat(400);
 
@@ -22,6 +28,52 @@ async function seed(url: string): Promise<void> {
       body: JSON.stringify({ text: TEXT, meta: { title: 'bench' } }),
     })));
   }
+}
+
+/** A text of 30 words drawn by a fixed rule from WORDS, different for each n. */
+function wordsText(n: number): string {
+  let a = n * 2654435761 >>> 0;
+  return Array.from({ length: 30 }, () => {
+    a = (Math.imul(a ^ (a >>> 15), 2246822507) + 0x6d2b79f5) >>> 0;
+    return WORDS[a % WORDS.length];
+  }).join(' ') + ` tag${n.toString(36)}`;
+}
+
+async function call(url: string, method: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, { method, headers: { 'Subscription-Key': VISIBLE_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() as unknown };
+}
+
+interface Visibility { write: number[]; visible: number[]; inNextAnswer: number }
+
+/**
+ * Write → visible: POST /documents, then at once POST /documents/similar-to-text with the same text, repeated
+ * until the document is in the answer. `inNextAnswer` counts documents found by the very first query.
+ */
+async function visibility(url: string): Promise<Visibility> {
+  for (let i = 0; i < 500; i += 50) {
+    await Promise.all(Array.from({ length: 50 }, (_, j) => call(`${url}/documents/warm-${i + j}`, 'POST', { text: wordsText(i + j) })));
+  }
+  await call(`${url}/documents/similar-to-text`, 'POST', { text: wordsText(0) });
+  const out: Visibility = { write: [], visible: [], inNextAnswer: 0 };
+  for (let n = 0; n < VISIBLE_PROBES; n++) {
+    const text = wordsText(1000 + n);
+    const id = `probe-${n}`;
+    const started = performance.now();
+    const written = await call(`${url}/documents/${id}`, 'POST', { text });
+    if (written.status !== 201) throw new Error(`write: ${written.status} ${JSON.stringify(written.body)}`);
+    out.write.push(performance.now() - started);
+    for (let attempt = 0; ; attempt++) {
+      const found = await call(`${url}/documents/similar-to-text`, 'POST', { text, number: 10 });
+      if ((found.body as Array<{ id: string }>).some((r) => r.id === id)) {
+        if (attempt === 0) out.inNextAnswer++;
+        break;
+      }
+      if (performance.now() - started > 30_000) throw new Error(`${id} not visible after 30 s`);
+    }
+    out.visible.push(performance.now() - started);
+  }
+  return out;
 }
 
 function getRequests(url: string) {
@@ -53,7 +105,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-bench-api-'));
   const logLevel = process.env.LOG_LEVEL ?? 'info';
   const kindred: Spawned = await spawnServer(path.join(__dirname, '..', 'src', 'server.js'), {
-    KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: KEY, LOG_LEVEL: logLevel, MONGODB_URI: '', KINDRED_WORKERS: '1',
+    KINDRED_DATA_DIR: dataDir, KINDRED_API_KEYS: `${KEY},${VISIBLE_KEY}`, LOG_LEVEL: logLevel, MONGODB_URI: '', KINDRED_WORKERS: '1',
   });
   const bare: Spawned = await spawnServer(path.join(__dirname, 'bare-server.js'), {});
   await seed(kindred.url);
@@ -64,6 +116,7 @@ async function main(): Promise<void> {
     results.kpost.push(await load(postRequests(kindred.url), kindred.child.pid));
     results.bpost.push(await load(postRequests(bare.url), bare.child.pid));
   }
+  const visible = await visibility(kindred.url);
   const rss = peakRssMb(kindred.child.pid!);
   await kindred.stop();
   await bare.stop();
@@ -87,6 +140,12 @@ async function main(): Promise<void> {
     `(by server CPU per request, bare/Kindred: ${cpuRatio(results.kget, results.bget).toFixed(2)}); ` +
     `POST: ${ratio(results.kpost, results.bpost).toFixed(2)} (by CPU: ${cpuRatio(results.kpost, results.bpost).toFixed(2)}); ` +
     `Kindred peak RSS ${rss?.toFixed(0) ?? '?'} MB`);
+  const at = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+  console.log('');
+  console.log(`Write → visible (${VISIBLE_PROBES} documents written one at a time into a key of 500, each followed at once by ` +
+    `similar-to-text with its text): write p50 ${median(visible.write).toFixed(1)} / p99 ${at(visible.write, 0.99).toFixed(1)} ms; ` +
+    `write → in an answer p50 ${median(visible.visible).toFixed(1)} / p99 ${at(visible.visible, 0.99).toFixed(1)} ms; ` +
+    `in the very next answer: ${visible.inNextAnswer} of ${VISIBLE_PROBES}`);
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
+import { prepareWordVectors } from './embedding';
 import { Indexes } from './index/indexes';
 import { leaseCoordinator } from './jobs/cron-coordinator';
 import { scheduleTraining } from './jobs/train-schedule';
@@ -65,7 +66,10 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   // Several processes on one MongoDB database learn of each other's writes through its change log.
   const feed = storage.changeLog ? new ChangeFeed(storage.changeLog, storage.leases, changes, logger) : undefined;
   await feed?.start();
-  const indexes = new Indexes(storage, pool, changes, defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs), logger);
+  const contentSettings = defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs);
+  prepareWordVectors(pool, { wordVectorCacheFile: contentSettings.wordVectorCacheFile })
+    .catch((error: unknown) => logger.warn({ err: error }, 'loading word vectors ahead of requests failed'));
+  const indexes = new Indexes(storage, pool, changes, contentSettings, logger);
   const clusters = new ClusterService(storage, pool, indexes, logger);
   registerClusterService(clusters);
   // The dashboard shows each schedule and records its runs.

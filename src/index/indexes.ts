@@ -155,6 +155,12 @@ export class TenantIndexes {
     });
   }
 
+  /** Read your writes: resolves once every change told so far is in every index of the key (docs/decisions.md). */
+  async caughtUp(): Promise<void> {
+    await this.ready;
+    await Promise.all([this.documentsSettled(), this.content.caughtUp()]);
+  }
+
   /** Resolves once every change told so far is reflected in the facts and the keyword index. */
   async documentsSettled(): Promise<void> {
     await this.documentsLoaded;

@@ -78,7 +78,7 @@ async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<Docu
 
 async function similarToDocuments(ctx: TenantContext, docs: DocumentRecord[], options: CandidateOptions, alsoExclude: Iterable<string>): Promise<Similar[]> {
   const indexes = ctx.indexes();
-  await indexes.ready;
+  await indexes.caughtUp();
   const vectors = await Promise.all(docs.map((doc) => indexes.content.vectorOf(doc)));
   return indexes.content.similar(
     { vector: TenantContent.centroid(vectors), texts: docs.map((d) => d.text) },
@@ -99,7 +99,7 @@ export async function similarToIds(ctx: TenantContext, ids: string[], options: C
 
 export async function similarToText(ctx: TenantContext, text: string, options: CandidateOptions): Promise<Similar[]> {
   const indexes = ctx.indexes();
-  await indexes.ready;
+  await indexes.caughtUp();
   const [vector] = await indexes.content.embed([text]);
   return indexes.content.similar({ vector, texts: [text] }, options.number ?? DEFAULT_NUMBER, searchLimits(indexes, options));
 }

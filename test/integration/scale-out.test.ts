@@ -59,6 +59,9 @@ describe('several processes on one MongoDB database (change log, leases)', funct
     const seen: Record<string, number> = {};
     assert.deepEqual(await keywordIds(viaB, 'zeppelin'), []);
     assert.equal((await viaA.post('/documents/airship', { text: 'zeppelin airship hydrogen flight over the ocean' })).status, 201);
+    // Read your writes through the process that acknowledged the write; other processes within the bound below.
+    assert.ok((await similarIds(viaA, 'zeppelin airship hydrogen flight')).includes('airship'));
+    assert.ok((await keywordIds(viaA, 'zeppelin')).includes('airship'));
     seen.created = await within(2000, 'a document created through A, in B\'s keyword index', async () =>
       (await keywordIds(viaB, 'zeppelin')).includes('airship'));
     seen.similar = await within(2000, 'the same document, in B\'s content index', async () =>
