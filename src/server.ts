@@ -9,7 +9,7 @@ import { leaseCoordinator } from './jobs/cron-coordinator';
 import { scheduleTraining } from './jobs/train-schedule';
 import { Metrics } from './http/metrics';
 import { createApp } from './http/app';
-import { PrunedLimiter } from './http/rate-limit';
+import { PrunedLimiter } from './rate-limit';
 import { createLogger, type Logger } from './log';
 import { WorkerPool } from './pool';
 import { ChangeFeed } from './storage/change-feed';

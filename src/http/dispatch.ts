@@ -5,7 +5,7 @@ import type { KeyResolver } from '../services/keys';
 import type { Indexes } from '../index/indexes';
 import type { Logger } from '../log';
 import type { Storage } from '../storage';
-import { rateLimitError, type TokenBucketLimiter } from './rate-limit';
+import { rateLimitError, type TokenBucketLimiter } from '../rate-limit';
 import type { ApiVersion, Reply, RouteDef } from './route';
 import { Router } from './router';
 import { compileBody, compileQuery, type Validator } from './validation';

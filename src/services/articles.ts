@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import { PrunedLimiter, rateLimitError } from '../http/rate-limit';
+import { PrunedLimiter, rateLimitError } from '../rate-limit';
 import { articleCacheKey, parseArticle, type ArticleResult, type ParseArticleDeps } from '../parser';
 import type { TenantContext } from './context';
 

@@ -76,6 +76,11 @@ export async function listDocuments(ctx: TenantContext, page: Page): Promise<Lis
   return { items, total };
 }
 
+/** The documents of `ids` that exist, in the order of `ids` (a result list's stored fields). */
+export async function presentDocuments(ctx: TenantContext, ids: readonly string[]): Promise<DocumentRecord[]> {
+  return (await ctx.store.documents.getMany(ids)).filter((d): d is DocumentRecord => d !== undefined);
+}
+
 export function documentIds(ctx: TenantContext): Promise<string[]> {
   return ctx.store.documents.ids();
 }

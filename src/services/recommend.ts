@@ -9,6 +9,8 @@ import type { TenantContext } from './context';
 import { getDocument } from './documents';
 import { getUser } from './users';
 
+export type { Similar };
+
 export const DEFAULT_NUMBER = 10;
 export const MAX_NUMBER = 1000;
 /** A user's most recent preferences that make up their content profile. */

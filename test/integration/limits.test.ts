@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { loadConfig } from '../../src/config';
 import { callCost, MAX_BODY_DEPTH, nestedDeeperThan } from '../../src/http/dispatch';
-import { retryAfterSeconds, TokenBucketLimiter } from '../../src/http/rate-limit';
+import { retryAfterSeconds, TokenBucketLimiter } from '../../src/rate-limit';
 import { Client } from '../helpers/client';
 import { backends, startServer, type RunningServer } from '../helpers/server';
 

@@ -1,9 +1,9 @@
 import { badRequest } from '../../errors';
 import type { RequestContext, RouteDef, Schema } from '../../http/route';
+import * as documents from '../../services/documents';
 import * as hybrid from '../../services/hybrid';
 import * as recommend from '../../services/recommend';
 import type { HybridAnswer } from '../../models/hybrid/recommender';
-import type { Similar } from '../../index/content';
 import { anyId, documentViews, ok, route, type IdParam } from './handlers';
 import type { Dialect } from './dialect';
 import { parseFields, type DocumentField } from './fields';
@@ -52,8 +52,7 @@ function candidateOptions(o: Options, input: Record<string, unknown>): recommend
 async function withFields<T extends { id: string }>(o: Options, req: RequestContext, items: T[], input: Record<string, unknown>) {
   const fields = o.expandMeta && input.expand_meta === true ? new Set<DocumentField>(['meta']) : parseFields(input.fields, o.d.fields, o.fieldsDefault);
   if (fields.size === 0) return items.map((i) => ({ ...i, id: o.d.id(i.id) }));
-  const docs = await req.tenant.store.documents.getMany(items.map((i) => i.id));
-  const present = docs.filter((doc) => doc !== undefined);
+  const present = await documents.presentDocuments(req.tenant, items.map((i) => i.id));
   const views = new Map((await documentViews(o.d, req, present, fields)).map((v, i) => [present[i].id, v]));
   return items.filter((i) => views.has(i.id)).map((i) => {
     const { id: _id, created_at: _c, updated_at: _u, ...extra } = views.get(i.id)!;
@@ -61,7 +60,7 @@ async function withFields<T extends { id: string }>(o: Options, req: RequestCont
   });
 }
 
-const similarItems = (o: Options, req: RequestContext, items: Similar[], input: Record<string, unknown>) => withFields(o, req, items, input);
+const similarItems = (o: Options, req: RequestContext, items: recommend.Similar[], input: Record<string, unknown>) => withFields(o, req, items, input);
 
 /** The hybrid answer in the version's shape: v6/v5 list `document_ids`/`user_ids`; v3 and similar-to-ids use recognised/unrecognised. */
 async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer, input: Record<string, unknown>, idsStyle: boolean) {

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ApiError } from './errors';
 
 /**
  * Per-key token buckets: each key earns `ratePerSecond` tokens a second up to `burst`, and a request
