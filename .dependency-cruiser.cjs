@@ -27,9 +27,9 @@ module.exports = {
     },
     {
       name: 'api-through-services',
-      comment: 'Route tables reach the domain only through services.',
+      comment: 'Route tables and the HTTP layer reach the domain only through services (a TenantApi per key).',
       severity: 'error',
-      from: { path: '^src/api/' },
+      from: { path: '^src/(api|http)/' },
       to: { path: '^src/(storage|index)/' },
     },
     {

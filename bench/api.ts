@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { seededRandom } from '../src/random';
 import { load, median, peakRssMb, spawnServer, type LoadResult, type Spawned } from './support';
 
 /**
@@ -32,11 +33,8 @@ async function seed(url: string): Promise<void> {
 
 /** A text of 30 words drawn by a fixed rule from WORDS, different for each n. */
 function wordsText(n: number): string {
-  let a = n * 2654435761 >>> 0;
-  return Array.from({ length: 30 }, () => {
-    a = (Math.imul(a ^ (a >>> 15), 2246822507) + 0x6d2b79f5) >>> 0;
-    return WORDS[a % WORDS.length];
-  }).join(' ') + ` tag${n.toString(36)}`;
+  const random = seededRandom(n);
+  return Array.from({ length: 30 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ') + ` tag${n.toString(36)}`;
 }
 
 async function call(url: string, method: string, body: unknown): Promise<{ status: number; body: unknown }> {

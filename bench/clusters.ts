@@ -10,7 +10,7 @@ import { embedBatch, fitModelSync } from '../src/embedding';
 import { analyze } from '../src/text';
 import { kmeans, DEFAULT_SEED } from '../src/clustering/kmeans';
 import { nmi, purity } from '../src/clustering/metrics';
-import { seededRandom } from '../src/clustering/random';
+import { seededRandom } from '../src/random';
 import { clusterWords, documentWords } from '../src/clustering/words';
 import { RESTARTS } from '../src/clustering/task';
 

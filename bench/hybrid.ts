@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildCsr, type Csr } from '../src/models/als/csr';
-import { Rng } from '../src/models/als/rng';
+import { Rng } from '../src/random';
 import { trainAls, type AlsParams, DEFAULT_ALS_PARAMS, type IterationReport } from '../src/models/als/train';
 import { PoolExecutor } from '../src/models/als/executor';
 import { MetricsAccumulator, pairsFromLists, splitPerUser, type RankingMetrics } from '../src/models/hybrid/evaluate';

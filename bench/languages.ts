@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { seededRandom } from '../src/random';
 import { apiCaller, inParallel, median, ROOT, startKindred } from './support';
 import { LANGUAGE_CORPORA, TOPICS } from '../test/fixtures/languages';
 
@@ -23,16 +24,9 @@ function readJsonl<T>(file: string): T[] {
   return zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
 }
 
-/** mulberry32: the same split on every run. */
+/** The same split on every run. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { seededRandom } from '../src/embedding/random';
+import { seededRandom } from '../src/random';
 import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
 
 /**

@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { WorkerPool } from '../src/pool';
 import { VectorIndex } from '../src/index/vector';
-import { seededRandom } from '../src/embedding/random';
+import { seededRandom } from '../src/random';
 
 const DATA = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
 const DIM = 256;

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import { ApiError } from './errors';
+import { BusyError } from './errors';
 import { TaskStats } from './ops/task-stats';
 
 /** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
@@ -37,7 +37,7 @@ export class WorkerPool {
     });
   }
 
-  /** Runs a task; when the queue is full the caller gets a 503 to retry, never an unbounded queue. */
+  /** Runs a task; when the queue is full the caller gets a BusyError (HTTP: 503, retry), never an unbounded queue. */
   async run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
     const started = performance.now();
     this.tasks.started();
@@ -48,7 +48,7 @@ export class WorkerPool {
       return result;
     } catch (error) {
       if (error instanceof Error && error.message === 'Task queue is at limit') {
-        throw new ApiError(503, 'The server is busy; retry shortly', { 'Retry-After': '1' });
+        throw new BusyError();
       }
       throw error;
     } finally {

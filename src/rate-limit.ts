@@ -110,7 +110,7 @@ export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded';
 
 /** The 429 for a refused decision; each version renders it in its own error shape. */
 export function rateLimitError(decision: RateDecision, extraHeaders: Record<string, string> = {}): ApiError {
-  return new ApiError(429, RATE_LIMIT_MESSAGE, { ...extraHeaders, ...decision.headers, 'Retry-After': String(retryAfterSeconds(decision)) });
+  return new ApiError(429, RATE_LIMIT_MESSAGE, { ...extraHeaders, ...decision.headers, 'Retry-After': String(retryAfterSeconds(decision)) }, 'rate_limited');
 }
 
 /** A limiter with a timer that prunes idle buckets, for long-lived services; close() stops the timer. */

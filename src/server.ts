@@ -24,7 +24,8 @@ import { v5 } from './api/v5/routes';
 import { v6 } from './api/v6/routes';
 import { parserVersion } from './api/parser/routes';
 import { ArticleService } from './services/articles';
-import { ClusterService, registerClusterService } from './services/clusters';
+import { ClusterService } from './services/clusters';
+import { TenantApis } from './services/tenant';
 import { Operations } from './ops/operations';
 import { ScheduleBoard } from './ops/schedules';
 
@@ -71,7 +72,6 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     .catch((error: unknown) => logger.warn({ err: error }, 'loading word vectors ahead of requests failed'));
   const indexes = new Indexes(storage, pool, changes, contentSettings, logger);
   const clusters = new ClusterService(storage, pool, indexes, logger);
-  registerClusterService(clusters);
   // The dashboard shows each schedule and records its runs.
   const schedules = new ScheduleBoard();
   const refit = cron.schedule(config.refitCron, () => schedules.track('refit', indexes.refitAll())
@@ -80,7 +80,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const coordinator = feed ? leaseCoordinator(storage.leases, feed.origin) : undefined;
   const trainings = [...config.trainSchedules].map(([tenant, expression]) => scheduleTraining(tenant, expression, { storage, pool, logger, schedules, coordinator }));
   const articles = new ArticleService({ pool, ...config.parser }, config.parser);
-  const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion(articles) };
+  const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion };
   const metrics = new Metrics(pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })));
   const operations = new Operations({ pool, storage, indexes, requests: metrics.requests, schedules });
   metrics.trackJobs(() => operations.jobStates());
@@ -93,7 +93,10 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     nodeId: config.nodeId,
     corsOrigins: config.corsOrigins,
     dashboard: () => operations.data(),
-    services: { storage, keys: new KeyResolver(storage), changes, indexes, rateLimiter, logger, observe: (...args) => metrics.observe(...args) },
+    services: {
+      tenants: new TenantApis({ storage, changes, indexes, clusters, articles }), keys: new KeyResolver(storage), rateLimiter, logger,
+      observe: (...args) => metrics.observe(...args),
+    },
     logger,
     maxBodyBytes: config.maxBodyBytes,
     versions: [...Object.entries(versions).map(([name, version]) => ({ prefix: `/${name}`, version })), { prefix: '', version: v6 }],

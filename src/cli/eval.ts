@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { Rng } from '../models/als/rng';
+import { Rng } from '../random';
 import { MetricsAccumulator, splitPerUser } from '../models/hybrid/evaluate';
 import type { HybridParams } from '../models/hybrid/model';
 import { HybridRecommender } from '../models/hybrid/recommender';

@@ -1,3 +1,5 @@
+import type { BatchOperation } from '../api/common/batch';
+import { ERROR_CODE_HEADER } from '../errors';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One answer of the server: status, headers and the parsed JSON body (undefined when empty or not JSON). */
@@ -7,16 +9,13 @@ export interface HttpReply {
   body: unknown;
 }
 
-/** One operation of `POST /batch` and its result. */
-export interface BatchOp {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  url: string;
-  params?: Record<string, unknown>;
-}
+export type { BatchOperation };
 
 export interface BatchResult {
   status: number;
   body: unknown;
+  /** The error's stable code (src/errors.ts), for errors. */
+  code?: string;
 }
 
 /** The server's limit on operations per `POST /batch` (src/api/common/batch.ts). */
@@ -106,7 +105,7 @@ export class KindredClient {
   }
 
   /** Runs up to MAX_BATCH_OPS operations in one `POST /batch` (concurrently on the server); results keep order. */
-  async batch(ops: BatchOp[]): Promise<BatchResult[]> {
+  async batch(ops: BatchOperation[]): Promise<BatchResult[]> {
     if (ops.length > MAX_BATCH_OPS) throw new Error(`a batch holds at most ${MAX_BATCH_OPS} operations`);
     const reply = await this.post('/batch', {
       sequential: false,
@@ -115,7 +114,10 @@ export class KindredClient {
     if (reply.status !== 200) throw new HttpError(reply, 'POST /batch');
     const results = (reply.body as { results?: unknown }).results;
     if (!Array.isArray(results) || results.length !== ops.length) throw new Error('POST /batch answered without one result per operation');
-    return results.map((r: { status?: unknown; body?: unknown }) => ({ status: Number(r.status), body: r.body }));
+    return results.map((r: { status?: unknown; body?: unknown; headers?: Record<string, unknown> }) => {
+      const code = r.headers?.[ERROR_CODE_HEADER];
+      return { status: Number(r.status), body: r.body, ...(typeof code === 'string' ? { code } : {}) };
+    });
   }
 
   /**

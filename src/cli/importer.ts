@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkpointPath, loadCheckpoint, removeCheckpoint, saveCheckpoint, type Checkpoint } from './checkpoint';
-import { MAX_BATCH_OPS, messageOf, type BatchOp, type BatchResult, type KindredClient } from './http-client';
+import { MAX_BATCH_OPS, messageOf, type BatchOperation, type BatchResult, type KindredClient } from './http-client';
 import { Progress, type ProgressSink } from './progress';
 import { detectFormat, fileSize, peek, readRecords, type ReadPosition } from './record-reader';
 import { detectType, recordOp, userCreationFor, type RecordType } from './record-types';
@@ -52,7 +52,7 @@ export interface ImportSummary {
 
 interface Entry {
   line: number;
-  op?: BatchOp;
+  op?: BatchOperation;
   error?: string;
 }
 
@@ -64,11 +64,11 @@ interface Counts {
 
 type Outcome = 'imported' | 'skipped' | 'retry' | 'missing-user' | 'failed';
 
-function outcomeOf(result: BatchResult, op: BatchOp): Outcome {
+function outcomeOf(result: BatchResult, op: BatchOperation): Outcome {
   if (result.status >= 200 && result.status < 300) return 'imported';
   if (result.status === 409) return 'skipped';
   if (result.status === 429 || result.status === 503) return 'retry';
-  if (result.status === 404 && messageOf(result).includes("Couldn't find User") && userCreationFor(op)) return 'missing-user';
+  if (result.code === 'user_not_found' && userCreationFor(op)) return 'missing-user';
   return 'failed';
 }
 
@@ -123,7 +123,7 @@ export async function importFile(options: ImportOptions): Promise<ImportSummary>
   // Progress through the file on disk: compressed bytes read for .gz (offsets there are decompressed ones).
   let bytesRead = gz ? 0 : start.offset;
 
-  const send = async (ops: BatchOp[]): Promise<BatchResult[]> =>
+  const send = async (ops: BatchOperation[]): Promise<BatchResult[]> =>
     mode === 'batch' ? client.batch(ops) : limited(ops, PARALLEL_REQUESTS, async (op) => {
       const reply = await client.request(op.method, op.url, op.params);
       return { status: reply.status, body: reply.body };

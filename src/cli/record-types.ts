@@ -1,4 +1,4 @@
-import type { BatchOp } from './http-client';
+import type { BatchOperation } from './http-client';
 import { seg } from './http-client';
 
 export const RECORD_TYPES = ['documents', 'tags', 'taggings', 'users', 'preferences'] as const;
@@ -31,7 +31,7 @@ export function detectType(fields: Record<string, unknown>, fileName: string): R
 }
 
 /** A record turned into its API call, or the reason it cannot be one. */
-export type RecordOp = { op: BatchOp } | { error: string };
+export type RecordOp = { op: BatchOperation } | { error: string };
 
 function stringField(fields: Record<string, unknown>, name: string, required: boolean): string | undefined | { error: string } {
   const value = fields[name];
@@ -104,7 +104,7 @@ export function recordOp(type: RecordType, fields: Record<string, unknown>): Rec
 }
 
 /** For a preference whose user is missing: the call that creates that user. */
-export function userCreationFor(op: BatchOp): BatchOp | undefined {
+export function userCreationFor(op: BatchOperation): BatchOperation | undefined {
   const match = /^\/users\/([^/]+)\/preferences\//.exec(op.url);
   return match ? { method: 'POST', url: `/users/${match[1]}` } : undefined;
 }

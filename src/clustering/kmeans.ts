@@ -1,4 +1,4 @@
-import { seededRandom } from './random';
+import { seededRandom } from '../random';
 
 /** n rows of dim floats, row-major. */
 export interface Matrix {

@@ -1,4 +1,5 @@
-import { gaussianFill, seededRandom } from './random';
+import { seededRandom } from '../random';
+import { gaussianFill } from './random';
 
 /** Sparse matrix in compressed sparse row form: row i's entries are [rowStart[i], rowStart[i+1]). */
 export interface CsrMatrix {

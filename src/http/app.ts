@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { AdminGuard } from './admin';
 import os from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { ApiError } from '../errors';
@@ -6,7 +6,7 @@ import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
 import { corsMiddleware } from './cors';
 import type { CorsOrigins } from '../config';
-import { VersionDispatcher, type Call, type Services } from './dispatch';
+import { VersionDispatcher, withErrorCode, type Call, type Services } from './dispatch';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
 import type { DashboardData } from '../ops/operations';
@@ -39,13 +39,6 @@ function send(res: Response, reply: Reply): void {
   if (reply.body === undefined) res.end();
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) res.send(reply.body);
   else res.json(reply.body);
-}
-
-/** Constant-time comparison of `Authorization: Bearer <token>` with the admin token. */
-export function adminAuthorised(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 function statusOfBodyError(error: unknown): number | undefined {
@@ -92,16 +85,12 @@ export function createApp(options: AppOptions): express.Express {
     res.type('application/json').send(openapi);
   });
   app.get('/metrics', async (req, res) => {
-    if (!options.adminToken) return send(res, { status: 404, body: { message: 'API path not found' } });
-    if (!adminAuthorised(req.headers.authorization, options.adminToken)) {
-      return send(res, { status: 401, body: { message: 'Admin token required' }, headers: { 'WWW-Authenticate': 'Bearer' } });
-    }
+    if (!new AdminGuard(options.adminToken).admits(req, res)) return;
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
   const dashboard = options.dashboard;
   mountDashboard(app, {
-    adminToken: dashboard ? options.adminToken : undefined,
-    authorised: adminAuthorised,
+    guard: new AdminGuard(dashboard ? options.adminToken : undefined),
     data: () => (dashboard ? dashboard() : Promise.reject(new Error('no dashboard'))),
   });
 
@@ -118,7 +107,7 @@ export function createApp(options: AppOptions): express.Express {
         try {
           body = parseBody(raw, req.headers['content-type']);
         } catch (error) {
-          if (error instanceof ApiError) return send(res, version.renderError(error));
+          if (error instanceof ApiError) return send(res, withErrorCode(version.renderError(error), error));
           throw error;
         }
         const call: Call = {

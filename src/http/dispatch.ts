@@ -1,37 +1,22 @@
-import { ApiError, badRequest } from '../errors';
-import type { TenantContext } from '../services/context';
-import type { ChangeBus } from '../storage/changes';
+import { ApiError, badRequest, ERROR_CODE_HEADER, toApiError } from '../errors';
 import type { KeyResolver } from '../services/keys';
-import type { Indexes } from '../index/indexes';
 import type { Logger } from '../log';
-import type { Storage } from '../storage';
 import { rateLimitError, type TokenBucketLimiter } from '../rate-limit';
-import type { ApiVersion, Reply, RouteDef } from './route';
+import type { TenantApi, TenantApis } from '../services/tenant';
+import type { ApiVersion, Call, Reply, RouteDef } from './route';
 import { Router } from './router';
 import { compileBody, compileQuery, type Validator } from './validation';
 
-/** One call into a version's API, from HTTP or from inside a batch. */
-export interface Call {
-  method: string;
-  /** Path relative to the version's base, e.g. `/documents/abc`. */
-  path: string;
-  /** Path as the client sent it, with any version prefix (for Link headers). */
-  fullPath: string;
-  query: Record<string, unknown>;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed body, or undefined when none was sent. */
-  body: unknown;
-}
+export type { Call };
 
 /** Told about every answered call: version, route template (or 'unmatched'), status, seconds. */
 export type CallObserver = (version: string, route: string, method: string, status: number, seconds: number) => void;
 
 export interface Services {
   observe?: CallObserver;
-  storage: Storage;
-  indexes: Indexes;
+  /** Each key's door to the domain. */
+  tenants: TenantApis;
   keys: KeyResolver;
-  changes: ChangeBus;
   /** Where errors of batch operations are logged. */
   logger?: Logger;
   /** Per-key limit over every version (KINDRED_RATE_LIMIT); absent: no limit. */
@@ -79,6 +64,11 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /** A version's routes compiled once: matching, validation and authentication in front of each handler. */
+/** An error's answer carries its stable code in a header: bodies keep the shapes each version documents. */
+export function withErrorCode(reply: Reply, error: ApiError): Reply {
+  return { ...reply, headers: { ...reply.headers, [ERROR_CODE_HEADER]: error.code } };
+}
+
 export class VersionDispatcher {
   private readonly router: Router;
   private readonly prepared = new Map<RouteDef, PreparedRoute>();
@@ -103,7 +93,8 @@ export class VersionDispatcher {
     try {
       reply = await this.handle(call, nested, matched);
     } catch (error) {
-      if (error instanceof ApiError) reply = this.version.renderError(error);
+      const apiError = toApiError(error);
+      if (apiError) reply = withErrorCode(this.version.renderError(apiError), apiError);
       // Outside a batch the app's error handler logs it and answers 500; inside one, only this operation fails.
       else if (!nested) throw error;
       else {
@@ -115,15 +106,14 @@ export class VersionDispatcher {
     return reply;
   }
 
-  private async authenticate(call: Call): Promise<TenantContext> {
+  private async authenticate(call: Call): Promise<TenantApi> {
     const key = this.version.keySource === 'header'
       ? header(call.headers, 'subscription-key')
       : (typeof call.query['subscription-key'] === 'string' ? call.query['subscription-key'] : undefined);
-    if (!key) throw new ApiError(401, 'No API key found in request');
+    if (!key) throw new ApiError(401, 'No API key found in request', {}, 'missing_api_key');
     const tenant = await this.services.keys.tenantOf(key);
-    if (!tenant) throw new ApiError(403, 'Invalid authentication credentials');
-    const { storage, changes, indexes } = this.services;
-    return { tenant, store: storage.tenant(tenant), changes, indexes: () => indexes.of(tenant) };
+    if (!tenant) throw new ApiError(403, 'Invalid authentication credentials', {}, 'invalid_api_key');
+    return this.services.tenants.of(tenant);
   }
 
   private async handle(call: Call, nested: boolean, matched: { route: string }): Promise<Reply> {
@@ -148,8 +138,8 @@ export class VersionDispatcher {
       if (bodyError) throw bodyError;
     }
     return route.handle({
-      tenant, params, query, body, path: call.fullPath, rawQuery: call.query, nested,
-      dispatch: (sub) => this.dispatch({ ...sub, fullPath: sub.path }, true),
+      tenant, params, query, body, path: call.fullPath ?? call.path, rawQuery: call.query, nested,
+      dispatch: (sub) => this.dispatch(sub, true),
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiVersion, Schema } from './route';
 
-interface Operation {
+interface OpenApiOperation {
   summary: string;
   parameters: Array<Record<string, unknown>>;
   requestBody?: Record<string, unknown>;
@@ -27,12 +27,12 @@ function queryParameters(schema: Schema | undefined): Array<Record<string, unkno
  * JSON Schemas the server validates with.
  */
 export function openApiDocument(versions: Array<{ prefix: string; version: ApiVersion }>): Record<string, unknown> {
-  const paths: Record<string, Record<string, Operation>> = {};
+  const paths: Record<string, Record<string, OpenApiOperation>> = {};
   for (const { prefix, version } of versions) {
     for (const route of version.routes) {
       const openPath = prefix + (route.path === '/' ? '/' : route.path.replace(/:([A-Za-z_]+)/g, '{$1}'));
       const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-      const operation: Operation = {
+      const operation: OpenApiOperation = {
         summary: `${version.name}: ${route.method} ${route.path}`,
         parameters: [...params, ...queryParameters(route.query)],
         responses: { '200': { description: 'Success' }, '4XX': errorResponse },

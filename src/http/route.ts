@@ -1,5 +1,5 @@
 import type { ApiError } from '../errors';
-import type { TenantContext } from '../services/context';
+import type { TenantApi } from '../services/tenant';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -7,7 +7,8 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Schema = Record<string, unknown>;
 
 export interface RequestContext {
-  tenant: TenantContext;
+  /** The key's services: the only way a handler reaches the domain. */
+  tenant: TenantApi;
   params: Record<string, string>;
   /** Validated and coerced by the route's query schema. */
   query: Record<string, unknown>;
@@ -17,17 +18,21 @@ export interface RequestContext {
   path: string;
   rawQuery: Record<string, unknown>;
   /** Runs another call through the same version in-process (batch operations). */
-  dispatch(call: SubCall): Promise<Reply>;
+  dispatch(call: Call): Promise<Reply>;
   /** True inside a batch operation, where a nested batch is refused. */
   nested: boolean;
 }
 
-/** A call made from inside the server, e.g. one operation of a batch. */
-export interface SubCall {
+/** One call into a version's API: from HTTP, from inside a batch, or from the CLI's operations. */
+export interface Call {
   method: string;
+  /** Path relative to the version's base, e.g. `/documents/abc`. */
   path: string;
+  /** Path as the client sent it, with any version prefix (for Link headers); `path` when not given. */
+  fullPath?: string;
   query: Record<string, unknown>;
   headers: Record<string, string | string[] | undefined>;
+  /** Parsed body, or undefined when none was sent. */
   body: unknown;
 }
 

@@ -65,7 +65,7 @@ export class TenantHybrid {
     }
     await this.content.ready;
     const content = this.content.size <= MAX_CONTENT_ITEMS ? this.content.vectors() : undefined;
-    if (this.model && content && this.mappedFor !== `${this.version}/${this.content.modelId}`) {
+    if (this.model && content && this.mappedFor !== `${version}/${this.content.modelId}`) {
       // The map is fitted here rather than at training: the content model is the server's, and it may have been refitted since.
       const task: ContentMapTask = {
         vectors: content.vectors, ids: content.ids, dim: content.dim, itemIds: this.model.itemIds,

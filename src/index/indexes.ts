@@ -6,6 +6,7 @@ import type { Storage, TenantStore } from '../storage';
 import { TenantContent, type ContentSettings } from './content';
 import { DocumentFacts } from './facts';
 import { TenantHybrid } from './hybrid';
+import type { HybridRecommender } from '../models/hybrid/recommender';
 import type { KeywordHit, SearchOptions, SearchResponse } from './keyword';
 import { KeywordWorkerHost } from './keyword/host';
 import { TagModel } from './tag-model';
@@ -159,6 +160,18 @@ export class TenantIndexes {
   async caughtUp(): Promise<void> {
     await this.ready;
     await Promise.all([this.documentsSettled(), this.content.caughtUp()]);
+  }
+
+  /** Every document's content vector, once every write told so far is in them. */
+  async contentVectors(): Promise<{ ids: string[]; vectors: Float32Array; dim: number }> {
+    await this.caughtUp();
+    return this.content.vectors();
+  }
+
+  /** The key's hybrid recommender, loaded with the current content vectors. */
+  async hybridRecommender(): Promise<HybridRecommender> {
+    await this.ready;
+    return this.hybrid.recommender();
   }
 
   /** Resolves once every change told so far is reflected in the facts and the keyword index. */

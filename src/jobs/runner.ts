@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../errors';
+import { BusyError } from '../errors';
 import type { Logger } from '../log';
 import { LEASE_TTL_MS, withLease } from './lease';
 import type { Storage, TenantStore } from '../storage';
@@ -124,7 +124,7 @@ export class JobRunner {
         // A stop during a job is not its failure: the record stays `running` and the next start reruns it.
         if (this.closed) return;
         // The worker pool's queue was full (back-pressure): not the job's fault; retry shortly, same attempt.
-        if (error instanceof ApiError && error.status === 503) {
+        if (error instanceof BusyError) {
           await table.put(job.id, { ...job, attempts: job.attempts - 1 });
           await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
           continue;

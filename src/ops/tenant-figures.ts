@@ -2,7 +2,7 @@ import { WORD_VECTOR_DIM } from '../embedding/word-vectors';
 import { HYBRID_MODEL_BLOB } from '../index/hybrid';
 import type { Indexes, TenantIndexes } from '../index/indexes';
 import { isJobRecord, JOBS_NAMESPACE, type JobRecord } from '../jobs/runner';
-import { CLUSTERS_NAMESPACE, type ClusterModelRecord } from '../services/clusters';
+import { storedClusterModels } from '../services/clusters';
 import type { Storage, TenantStore } from '../storage';
 
 export interface TenantIndexFigures {
@@ -74,23 +74,11 @@ export function indexFigures(indexes: TenantIndexes | undefined): TenantIndexFig
   };
 }
 
-// Cluster models are read through the service's own index: the 'index' value lists model ids, each model is 'model:<id>'.
 async function clusterModels(store: TenantStore): Promise<ClusterModelFigures[]> {
-  const table = store.values(CLUSTERS_NAMESPACE);
-  const index = await table.get('index');
-  const ids = typeof index === 'object' && index !== null && Array.isArray((index as { ids?: unknown }).ids) ? (index as { ids: unknown[] }).ids : [];
-  const out: ClusterModelFigures[] = [];
-  for (const id of ids) {
-    const model = await table.get(`model:${String(id)}`);
-    if (typeof model !== 'object' || model === null) continue;
-    const m = model as ClusterModelRecord;
-    if (typeof m.id !== 'number' || typeof m.status !== 'string') continue;
-    out.push({
-      tenant: store.tenant, id: m.id, number_clusters: m.number_clusters, status: m.status, created_at: m.created_at,
-      ...(m.trained_at ? { trained_at: m.trained_at } : {}), ...(m.documents !== undefined ? { documents: m.documents } : {}),
-    });
-  }
-  return out;
+  return (await storedClusterModels(store)).map((m) => ({
+    tenant: store.tenant, id: m.id, number_clusters: m.number_clusters, status: m.status, created_at: m.created_at,
+    ...(m.trained_at ? { trained_at: m.trained_at } : {}), ...(m.documents !== undefined ? { documents: m.documents } : {}),
+  }));
 }
 
 /** The manifest saveBlob (src/storage/blobs.ts) writes under the blob's name: version, size, time. */

@@ -20,11 +20,10 @@ export type ParserErrorCode =
 
 /** An extraction failure the caller caused or the remote site caused; always rendered as 400 `{message}`. */
 export class ParserError extends ApiError {
-  constructor(
-    readonly code: ParserErrorCode,
-    message: string,
-  ) {
-    super(400, message);
+  declare readonly code: ParserErrorCode;
+
+  constructor(code: ParserErrorCode, message: string) {
+    super(400, message, {}, code);
     this.name = 'ParserError';
   }
 }

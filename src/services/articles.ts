@@ -33,7 +33,7 @@ export class ArticleService {
     try {
       return { result: await this.cachedParse(ctx, url), headers: decision.headers };
     } catch (error) {
-      if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...error.headers, ...decision.headers });
+      if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...error.headers, ...decision.headers }, error.code);
       throw error;
     }
   }

@@ -1,4 +1,5 @@
-import { ApiError, badRequest, notFound } from '../errors';
+import { ApiError, badRequest, invalidId, notFound } from '../errors';
+import { isNumberedId } from './ids';
 import type { Indexes } from '../index/indexes';
 import type { TenantIndexes } from '../index/indexes';
 import type { Logger } from '../log';
@@ -59,6 +60,13 @@ function isCluster(value: unknown): value is ClusterRecord {
   return typeof value === 'object' && value !== null && Array.isArray((value as ClusterRecord).documents);
 }
 
+/** Every cluster model of a key, in creation order (the dashboard's figures). */
+export async function storedClusterModels(store: TenantStore): Promise<ClusterModelRecord[]> {
+  const table = store.values(CLUSTERS_NAMESPACE);
+  const index = (await table.get(INDEX_KEY)) as ModelIndex | undefined;
+  return (await Promise.all((index?.ids ?? []).map((id) => table.get(modelKey(id))))).filter(isModel);
+}
+
 export const modelView = (m: ClusterModelRecord): ClusterModelView =>
   ({ id: m.id, number_clusters: m.number_clusters, created_at: m.created_at, status: m.status });
 
@@ -72,7 +80,6 @@ interface Membership {
 }
 
 const CLUSTER_ID = /^(0|[1-9][0-9]{0,5})$/;
-const MODEL_ID = /^[1-9][0-9]{0,15}$/;
 
 /**
  * Cluster models of a key (v2, v3): created in `training`, trained by a persisted job (k-means in the
@@ -141,7 +148,7 @@ export class ClusterService {
 
   /** Parses a path id: model ids are positive integers in every version. */
   static modelId(raw: string): number {
-    if (!MODEL_ID.test(raw)) throw badRequest('id is invalid');
+    if (!isNumberedId(raw)) throw invalidId();
     return Number(raw);
   }
 
@@ -172,8 +179,8 @@ export class ClusterService {
 
   private async trainedModel(store: TenantStore, id: number): Promise<ClusterModelRecord> {
     const model = await this.model(store, id);
-    if (model.status === 'training') throw new ApiError(409, 'DocumentClusterModel is still training');
-    if (model.status === 'failed') throw new ApiError(409, 'DocumentClusterModel training failed');
+    if (model.status === 'training') throw new ApiError(409, 'DocumentClusterModel is still training', {}, 'model_training');
+    if (model.status === 'failed') throw new ApiError(409, 'DocumentClusterModel training failed', {}, 'model_failed');
     return model;
   }
 
@@ -184,7 +191,7 @@ export class ClusterService {
 
   private async cluster(store: TenantStore, id: number, cluster: number): Promise<{ model: ClusterModelRecord; record: ClusterRecord }> {
     const model = await this.trainedModel(store, id);
-    if (cluster >= (model.clusters ?? 0)) throw new ApiError(404, "Couldn't find Cluster");
+    if (cluster >= (model.clusters ?? 0)) throw new ApiError(404, "Couldn't find Cluster", {}, 'cluster_not_found');
     const record = await store.values(CLUSTERS_NAMESPACE).get(clusterKey(id, cluster));
     // A model whose cluster records vanish under it was deleted meanwhile.
     if (!isCluster(record)) throw notFound('DocumentClusterModel');
@@ -204,10 +211,8 @@ export class ClusterService {
     const { model } = await this.cluster(ctx.store, id, cluster);
     const membership = await this.membership(ctx.store, model);
     const indexes = ctx.indexes();
-    await indexes.ready;
-    await indexes.content.settled();
+    const current = (await indexes.contentVectors()).ids;
     await this.assignLater(indexes, model, membership);
-    const current = indexes.content.vectors().ids;
     const out: string[] = [];
     for (const docId of current) {
       if ((membership.trained.get(docId) ?? membership.later.get(docId)) === cluster) out.push(docId);
@@ -270,10 +275,7 @@ export class ClusterService {
     const model = await stillThere();
     if (!model || model.status === 'trained') return;
     const started = Date.now();
-    const indexes = this.indexes.of(store.tenant);
-    await indexes.ready;
-    await indexes.content.settled();
-    const { ids, vectors, dim } = indexes.content.vectors();
+    const { ids, vectors, dim } = await this.indexes.of(store.tenant).contentVectors();
     const texts: string[] = [];
     const keep: number[] = [];
     for (let i = 0; i < ids.length; i += 1000) {
@@ -311,19 +313,4 @@ export class ClusterService {
     const model = await table.get(modelKey(id));
     if (isModel(model) && model.created_at === job.payload.created_at) await table.put(modelKey(id), { ...model, status: 'failed' });
   }
-}
-
-/**
- * The process's cluster service. The v2 and v3 route tables are static arrays built at import time, so the
- * routes find the service here; src/server.ts registers it once at start-up.
- */
-let registered: ClusterService | undefined;
-
-export function registerClusterService(service: ClusterService | undefined): void {
-  registered = service;
-}
-
-export function clusterService(): ClusterService {
-  if (!registered) throw new ApiError(503, 'Clustering is not available');
-  return registered;
 }

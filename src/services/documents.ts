@@ -2,7 +2,7 @@ import { alreadyExists, ApiError, badRequest, notFound } from '../errors';
 import { now, type DocumentRecord, type Meta, type PreferenceRecord, type TagRecord } from '../domain';
 import type { Page } from '../storage';
 import { publish, type TenantContext } from './context';
-import { checkId, generateId, type IdRule } from './ids';
+import { checkId, generateId, isNumberedId, type IdRule } from './ids';
 import { parseMeta, parsePublishedAt } from './values';
 
 export interface DocumentInput {
@@ -119,7 +119,7 @@ export async function createNumberedDocument(ctx: TenantContext, input: Document
   }
 }
 
-export const isNumberedId = (id: string): boolean => /^[1-9][0-9]{0,15}$/.test(id);
+export { isNumberedId };
 
 /**
  * The documents whose ids are integers, in creation order (what v2 can see). It reads every id

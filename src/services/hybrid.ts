@@ -20,9 +20,7 @@ async function preferencesOf(ctx: TenantContext, userId: string | undefined): Pr
 }
 
 async function recommender(ctx: TenantContext) {
-  const indexes = ctx.indexes();
-  await indexes.ready;
-  return indexes.hybrid.recommender();
+  return ctx.indexes().hybridRecommender();
 }
 
 export async function hybridSimilar(ctx: TenantContext, documentIds: string[], options: HybridOptions): Promise<HybridAnswer> {

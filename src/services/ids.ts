@@ -28,6 +28,9 @@ export const clientStringId: IdRule = (_kind, id) => {
   return id;
 };
 
+/** v2's ids (and cluster models' everywhere): positive integers of at most 16 digits, as strings. */
+export const isNumberedId = (id: string): boolean => /^[1-9][0-9]{0,15}$/.test(id);
+
 export function isValidId(id: string): boolean {
   return id.length > 0 && id.length <= MAX_ID_LENGTH && ID_PATTERN.test(id);
 }

@@ -1,6 +1,7 @@
-import { badRequest, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { DocumentRecord } from '../domain';
-import { candidateIds, FilterError, matches, parseFilter } from '../index/filter';
+import { candidateIds, matches } from '../index/filter';
+import { requestFilter } from './filter';
 import { TenantContent, type SearchLimits, type Similar } from '../index/content';
 import type { TenantIndexes } from '../index/indexes';
 import { ALL } from '../storage';
@@ -40,13 +41,7 @@ export function searchLimits(indexes: TenantIndexes, options: CandidateOptions, 
   const exclude = new Set([...alsoExclude, ...(options.exclude ?? [])]);
   let allow: SearchLimits['allow'];
   if (options.filter !== undefined) {
-    let filter;
-    try {
-      filter = parseFilter(options.filter);
-    } catch (error) {
-      if (error instanceof FilterError) throw badRequest(`filter is invalid: ${error.message}`);
-      throw error;
-    }
+    const filter = requestFilter(options.filter);
     const { facts } = indexes;
     const candidates = candidateIds(filter, (tag) => facts.documentsTagged(tag));
     if (candidates) {

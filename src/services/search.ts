@@ -1,6 +1,7 @@
 import { badRequest } from '../errors';
 import type { DocumentRecord } from '../domain';
-import { filterToEsQuery, FilterError, parseFilter } from '../index/filter';
+import { filterToEsQuery } from '../index/filter';
+import { requestFilter } from './filter';
 import { QueryError, type SearchResponse } from '../index/keyword';
 import type { TenantContext } from './context';
 
@@ -34,12 +35,7 @@ export interface FilteredListing {
 export async function filteredDocuments(ctx: TenantContext, listing: FilteredListing): Promise<DocumentRecord[]> {
   let query: Record<string, unknown> = { match_all: {} };
   if (listing.filter !== undefined) {
-    try {
-      query = filterToEsQuery(parseFilter(listing.filter));
-    } catch (error) {
-      if (error instanceof FilterError) throw badRequest(`filter is invalid: ${error.message}`);
-      throw error;
-    }
+    query = filterToEsQuery(requestFilter(listing.filter));
   }
   const sort = listing.sortByPublishedAt
     ? [{ published_at: { order: listing.sortOrder, missing: '_last' } }, { created_at: 'asc' }]

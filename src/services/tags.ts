@@ -95,6 +95,6 @@ export async function tagDocument(ctx: TenantContext, documentId: string, tagId:
 export async function untagDocument(ctx: TenantContext, documentId: string, tagId: string): Promise<void> {
   if (!(await ctx.store.documents.get(documentId))) throw notFound('Document');
   if (!(await ctx.store.tags.get(tagId))) throw notFound('Tag');
-  if (!(await ctx.store.taggings.remove(documentId, tagId))) throw new ApiError(404, "Tagging doesn't exist");
+  if (!(await ctx.store.taggings.remove(documentId, tagId))) throw new ApiError(404, "Tagging doesn't exist", {}, 'tagging_not_found');
   await publish(ctx, 'tagging', 'delete', `${documentId}/${tagId}`);
 }

@@ -68,7 +68,7 @@ async function requireUserAndDocument(ctx: TenantContext, userId: string, docume
 export async function getPreference(ctx: TenantContext, userId: string, documentId: string): Promise<PreferenceRecord> {
   await requireUserAndDocument(ctx, userId, documentId);
   const pref = await ctx.store.preferences.get(userId, documentId);
-  if (!pref) throw new ApiError(404, "Couldn't find all Preferences");
+  if (!pref) throw new ApiError(404, "Couldn't find all Preferences", {}, 'preference_not_found');
   return pref;
 }
 
@@ -86,7 +86,7 @@ export async function addPreference(ctx: TenantContext, userId: string, document
 export async function deletePreference(ctx: TenantContext, userId: string, documentId: string): Promise<PreferenceRecord> {
   await requireUserAndDocument(ctx, userId, documentId);
   const pref = await ctx.store.preferences.remove(userId, documentId);
-  if (!pref) throw new ApiError(404, "Couldn't find all Preferences");
+  if (!pref) throw new ApiError(404, "Couldn't find all Preferences", {}, 'preference_not_found');
   await publish(ctx, 'preference', 'delete', `${userId}/${documentId}`);
   return pref;
 }

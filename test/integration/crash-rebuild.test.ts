@@ -89,6 +89,8 @@ describe('a snapshot save interrupted between its renames', function () {
     api = new Client(server.url);
     const similar = await api.get<Array<{ id: string }>>('/documents/food-1/similar?number=2');
     assert.ok(similar.body.every((r) => r.id.startsWith('food')), JSON.stringify(similar.body));
-    assert.ok(server.lines.some((l) => l.includes('content index restored')), 'restored from the snapshot moved aside');
+    // The log line may reach the test a moment after the answer.
+    const restored = await waitForLine(server.lines, /content index restored/, 10_000).then(() => true, () => false);
+    assert.ok(restored, 'restored from the snapshot moved aside');
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../helpers/client';
 import { startServer, type RunningServer } from '../helpers/server';
 import { CORPUS } from '../fixtures/corpus';
+import { seededRandom } from '../../src/random';
 
 const LARGE = 10_000;
 const idsOf = (body: Array<{ id: string }>) => body.map((r) => r.id);
@@ -9,20 +10,9 @@ const idsOf = (body: Array<{ id: string }>) => body.map((r) => r.id);
 /** Words of the hand-written corpus, so a generated key's model knows the probes' words. */
 const CORPUS_WORDS = [...new Set(CORPUS.flatMap((d) => d.text.toLowerCase().match(/[a-z]{4,}/g) ?? []))];
 
-/** A seeded generator (the tests' own; reproducible corpora). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `n` documents of made-up words with some of the corpus's words mixed in. */
 function generatedTexts(n: number): string[] {
-  const random = generator(15);
+  const random = seededRandom(15);
   const made = (k: number) => `w${k.toString(36)}q`;
   return Array.from({ length: n }, () => {
     const words: string[] = [];

@@ -14,7 +14,7 @@ import type { Services } from '../../src/http/dispatch';
 import type { Metrics } from '../../src/http/metrics';
 import type { ApiVersion } from '../../src/http/route';
 import type { KeyResolver } from '../../src/services/keys';
-import type { Storage } from '../../src/storage';
+import type { TenantApis } from '../../src/services/tenant';
 import { backends, startServer, type RunningServer } from '../helpers/server';
 
 /** Every file under `dir`, concatenated: the embedded store's on-disk bytes. */
@@ -185,7 +185,7 @@ describe('secrets: an internal error is answered without its details', () => {
     const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
     const tenants = { tenantOf: async (k: string) => (k === 'test-key' ? 'tenant-1' : null) } as unknown as KeyResolver;
     const logger = pino({ level: 'info' }, sink);
-    const services = { keys: tenants, storage: { tenant: () => ({}) } as unknown as Storage, logger } as unknown as Services;
+    const services = { keys: tenants, tenants: { of: () => ({}) } as unknown as TenantApis, logger } as unknown as Services;
     const app: express.Express = createApp({
       services,
       logger,

@@ -3,6 +3,6 @@ import { deleteAllData } from '../../services/data';
 import { noContent, route } from './handlers';
 
 export const deleteAllDataRoute = (): RouteDef => route('DELETE', '/delete-all-data', async (req) => {
-  await deleteAllData(req.tenant);
+  await req.tenant.deleteAllData();
   return noContent;
 });

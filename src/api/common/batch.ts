@@ -1,11 +1,12 @@
-import { ApiError, badRequest } from '../../errors';
-import type { Reply, RequestContext, RouteDef, SubCall } from '../../http/route';
+import { ApiError, badRequest, ERROR_CODE_HEADER, toApiError } from '../../errors';
+import type { Call, Reply, RequestContext, RouteDef } from '../../http/route';
 import { ok, route } from './handlers';
 
 export const MAX_BATCH_OPS = 100;
 
-interface Operation {
-  method: string;
+/** One operation of `POST /batch`, as clients (the CLI among them) send it. */
+export interface BatchOperation {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'get' | 'post' | 'put' | 'delete';
   url: string;
   params?: Record<string, unknown>;
   headers?: Record<string, string>;
@@ -22,7 +23,7 @@ const operationSchema = {
   },
 };
 
-function toCall(op: Operation): SubCall {
+function toCall(op: BatchOperation): Call {
   const method = op.method.toUpperCase();
   const url = new URL(op.url, 'http://batch.invalid');
   const query: Record<string, unknown> = {};
@@ -43,13 +44,14 @@ function result(reply: Reply) {
   return { body: reply.body ?? null, headers, status: reply.status };
 }
 
-async function runOne(req: RequestContext, op: Operation): Promise<ReturnType<typeof result>> {
+async function runOne(req: RequestContext, op: BatchOperation): Promise<ReturnType<typeof result>> {
   try {
     const call = toCall(op);
     if (call.path.replace(/\/+$/, '') === '/batch') throw badRequest('a batch cannot contain another batch');
     return result(await req.dispatch(call));
   } catch (error) {
-    if (error instanceof ApiError) return result({ status: error.status, body: { message: error.message } });
+    const apiError = toApiError(error);
+    if (apiError) return result({ status: apiError.status, body: { message: apiError.message }, headers: { [ERROR_CODE_HEADER]: apiError.code } });
     return result({ status: 500, body: { message: 'Internal server error' } });
   }
 }
@@ -58,7 +60,7 @@ async function runOne(req: RequestContext, op: Operation): Promise<ReturnType<ty
 function sequentialFlag(value: unknown): boolean {
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
-  throw new ApiError(422, 'Sequential flag is currently required');
+  throw new ApiError(422, 'Sequential flag is currently required', {}, 'invalid_request');
 }
 
 /**
@@ -71,7 +73,7 @@ export function batchRoute(): RouteDef {
     const sequential = sequentialFlag(body.sequential);
     if (!Array.isArray(body.ops)) throw badRequest('ops is missing');
     if (body.ops.length > MAX_BATCH_OPS) throw badRequest(`ops may hold at most ${MAX_BATCH_OPS} operations`);
-    const ops = body.ops as Operation[];
+    const ops = body.ops as BatchOperation[];
     const results = [];
     if (sequential) {
       for (const op of ops) results.push(await runOne(req, op));

@@ -1,6 +1,6 @@
 import { pagedReply, pageOf, paginationQuery } from '../../http/pagination';
 import type { RequestContext, RouteDef } from '../../http/route';
-import { ClusterService, clusterService, MAX_CLUSTERS, MIN_CLUSTERS } from '../../services/clusters';
+import { ClusterService, MAX_CLUSTERS, MIN_CLUSTERS } from '../../services/clusters';
 import type { Dialect } from './dialect';
 import { ok, route } from './handlers';
 import { objectQuery } from './schemas';
@@ -25,26 +25,26 @@ export function clusterRoutes(o: ClusterRoutesOptions): RouteDef[] {
   return [
     route('POST', '/cluster-models', async (req) => {
       const { number_clusters } = req.body as { number_clusters: number };
-      return ok(await clusterService().create(req.tenant, number_clusters), 201);
+      return ok(await req.tenant.clusters.create(number_clusters), 201);
     }, { body: createBody }),
     route('GET', '/cluster-models', async (req) => {
       const page = pageOf(req.query);
-      const list = await clusterService().list(req.tenant, page);
+      const list = await req.tenant.clusters.list(page);
       return pagedReply(req, list.items, list.total, page);
     }, { query: objectQuery(paginationQuery) }),
-    route('GET', '/cluster-models/:id', async (req) => ok(await clusterService().get(req.tenant, modelId(req)), READ_STATUS)),
-    route('DELETE', '/cluster-models/:id', async (req) => ok(await clusterService().delete(req.tenant, modelId(req)), o.deleteStatus)),
-    route('GET', '/cluster-models/:id/clusters', async (req) => ok(await clusterService().clusters(req.tenant, modelId(req)))),
+    route('GET', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.get(modelId(req)), READ_STATUS)),
+    route('DELETE', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.delete(modelId(req)), o.deleteStatus)),
+    route('GET', '/cluster-models/:id/clusters', async (req) => ok(await req.tenant.clusters.clusters(modelId(req)))),
     route('GET', '/cluster-models/:id/clusters/:cluster_id/documents', async (req) => {
-      const ids = await clusterService().documents(req.tenant, modelId(req), clusterId(req));
+      const ids = await req.tenant.clusters.documents(modelId(req), clusterId(req));
       // v2 shows integer ids and only documents with integer ids (those it can address).
       return ok(ids.filter((id) => d.visible(id)).map((id) => d.id(id)));
     }),
     route('GET', '/cluster-models/:id/clusters/:cluster_id/words', async (req) =>
-      ok(await clusterService().words(req.tenant, modelId(req), clusterId(req)))),
+      ok(await req.tenant.clusters.words(modelId(req), clusterId(req)))),
     route('GET', '/cluster-models/:id/clusters/:cluster_id/word-cloud', async (req) => ({
       status: 200,
-      body: await clusterService().wordCloud(req.tenant, modelId(req), clusterId(req)),
+      body: await req.tenant.clusters.wordCloud(modelId(req), clusterId(req)),
       headers: { 'Content-Type': 'image/svg+xml; charset=utf-8' },
     })),
   ];

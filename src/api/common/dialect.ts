@@ -1,4 +1,5 @@
 import type { DocumentRecord, PreferenceRecord, TagRecord, UserRecord } from '../../domain';
+import { isNumberedId } from '../../services/documents';
 import type { DocumentField } from './fields';
 
 /** Ids as a version shows them: strings, or integers in v2. */
@@ -58,4 +59,4 @@ export const V5: Dialect = {
   showsEveryDocument: true,
 };
 
-export const V2: Dialect = { ...V5, id: (id) => Number(id), visible: (id) => /^[1-9][0-9]{0,15}$/.test(id), showsEveryDocument: false };
+export const V2: Dialect = { ...V5, id: (id) => Number(id), visible: isNumberedId, showsEveryDocument: false };

@@ -1,4 +1,4 @@
-import { ApiError } from '../../errors';
+import { ApiError, invalidId } from '../../errors';
 import type { DocumentRecord } from '../../domain';
 import { pagedReply, pageOf, paginationQuery } from '../../http/pagination';
 import type { Method, Reply, RequestContext, RouteDef, Schema } from '../../http/route';
@@ -22,10 +22,10 @@ export const ok = (body: unknown, status = 200): Reply => ({ status, body });
 export const noContent: Reply = { status: 204 };
 
 export const jsonError = (error: ApiError): Reply => ({ status: error.status, body: { message: error.message }, headers: error.headers });
-export const apiPathNotFound = () => new ApiError(404, 'API path not found');
+export const apiPathNotFound = () => new ApiError(404, 'API path not found', {}, 'route_not_found');
 
 export async function documentViews(d: Dialect, req: RequestContext, docs: DocumentRecord[], fields: Set<DocumentField>) {
-  const tagIds = fields.has('tags') ? await documents.tagIdsOf(req.tenant, docs.map((doc) => doc.id)) : undefined;
+  const tagIds = fields.has('tags') ? await req.tenant.documents.tagIdsOf(docs.map((doc) => doc.id)) : undefined;
   return docs.map((doc) => documentView(d, doc, fields, tagIds?.get(doc.id)));
 }
 
@@ -35,7 +35,7 @@ const paged = objectQuery(paginationQuery);
 export type IdParam = (raw: string) => string;
 export const anyId: IdParam = (raw) => raw;
 export const integerId: IdParam = (raw) => {
-  if (!/^[1-9][0-9]{0,15}$/.test(raw)) throw new ApiError(400, 'id is invalid');
+  if (!documents.isNumberedId(raw)) throw invalidId();
   return raw;
 };
 
@@ -64,41 +64,41 @@ export function documentRoutes(o: DocumentRoutesOptions): RouteDef[] {
     const { text, meta, published_at } = req.body as documents.DocumentInput;
     return o.withPublishedAt ? { text, meta, published_at } : { text, meta };
   };
-  const create = o.createDocument ?? ((req: RequestContext) => documents.createDocument(req.tenant, input(req)));
+  const create = o.createDocument ?? ((req: RequestContext) => req.tenant.documents.createDocument(input(req)));
   const routes: RouteDef[] = [
     route('GET', '/documents', async (req) => {
       const override = await o.listOverride?.(req);
       if (override) return override;
       const fields = parseFields(req.query.fields, d.fields, o.listDefault);
       const page = pageOf(req.query);
-      const list = await documents.listDocuments(req.tenant, page);
+      const list = await req.tenant.documents.listDocuments(page);
       return pagedReply(req, await documentViews(d, req, list.items, fields), list.total, page);
     }, { query: objectQuery({ ...paginationQuery, fields: fieldsQuery, ...o.listQuery }) }),
     route('POST', '/documents', async (req) => ok(documentView(d, await create(req), d.fullDocument), 201), { body }),
     route('GET', '/documents/:id', async (req) => {
       const fields = parseFields(req.query.fields, d.fields, [...d.fullDocument]);
-      const [view] = await documentViews(d, req, [await documents.getDocument(req.tenant, id(req.params.id))], fields);
+      const [view] = await documentViews(d, req, [await req.tenant.documents.getDocument(id(req.params.id))], fields);
       return ok(view, o.readStatus);
     }, { query: objectQuery({ fields: fieldsQuery }) }),
     route('PUT', '/documents/:id', async (req) =>
-      ok(documentView(d, await documents.updateDocument(req.tenant, id(req.params.id), input(req)), d.fullDocument)), { body }),
+      ok(documentView(d, await req.tenant.documents.updateDocument(id(req.params.id), input(req)), d.fullDocument)), { body }),
     route('DELETE', '/documents/:id', async (req) =>
-      ok(documentView(d, await documents.deleteDocument(req.tenant, id(req.params.id)), d.fullDocument), o.deleteStatus)),
+      ok(documentView(d, await req.tenant.documents.deleteDocument(id(req.params.id)), d.fullDocument), o.deleteStatus)),
     route('GET', '/documents/:id/preferences', async (req) => {
       const page = pageOf(req.query);
-      const list = await documents.preferencesOfDocument(req.tenant, id(req.params.id), page);
+      const list = await req.tenant.documents.preferencesOfDocument(id(req.params.id), page);
       return pagedReply(req, list.items.map((p) => preferenceView(d, p)), list.total, page);
     }, { query: paged }),
   ];
   if (o.clientIds) {
     routes.push(route('POST', '/documents/:id', async (req) =>
-      ok(documentView(d, await documents.createDocument(req.tenant, input(req), req.params.id), d.fullDocument), 201), { body }));
+      ok(documentView(d, await req.tenant.documents.createDocument(input(req), req.params.id), d.fullDocument), 201), { body }));
   }
   return routes;
 }
 
 export function documentIdsRoute(): RouteDef {
-  return route('GET', '/documents/ids', async (req) => ok(await documents.documentIds(req.tenant)));
+  return route('GET', '/documents/ids', async (req) => ok(await req.tenant.documents.documentIds()));
 }
 
 export interface TagRoutesOptions {
@@ -115,33 +115,33 @@ export function tagRoutes(o: TagRoutesOptions): RouteDef[] {
   const routes: RouteDef[] = [
     route('GET', '/documents/:id/tags', async (req) => {
       const page = pageOf(req.query);
-      const list = await documents.tagsOfDocument(req.tenant, req.params.id, page);
+      const list = await req.tenant.documents.tagsOfDocument(req.params.id, page);
       return pagedReply(req, list.items.map(d.tag), list.total, page);
     }, { query: paged }),
     route('POST', '/documents/:document_id/tags/:tag_id', async (req) => {
-      await tags.tagDocument(req.tenant, req.params.document_id, req.params.tag_id);
+      await req.tenant.tags.tagDocument(req.params.document_id, req.params.tag_id);
       return noContent;
     }),
     route('DELETE', '/documents/:document_id/tags/:tag_id', async (req) => {
-      await tags.untagDocument(req.tenant, req.params.document_id, req.params.tag_id);
+      await req.tenant.tags.untagDocument(req.params.document_id, req.params.tag_id);
       return noContent;
     }),
     route('GET', '/tags', async (req) => {
       const page = pageOf(req.query);
-      const list = await tags.listTags(req.tenant, page, o.typed ? (req.query.type as string | undefined) : undefined);
+      const list = await req.tenant.tags.listTags(page, o.typed ? (req.query.type as string | undefined) : undefined);
       return pagedReply(req, list.items.map(d.tag), list.total, page);
     }, { query: objectQuery({ ...paginationQuery, ...(o.typed ? { type: { type: 'string' } } : {}) }) }),
-    route('POST', '/tags', async (req) => ok(d.tag(await tags.createTag(req.tenant, input(req))), 201), { body: tagBody }),
-    route('POST', '/tags/:id', async (req) => ok(d.tag(await tags.createTag(req.tenant, input(req), req.params.id)), 201), { body: tagBody }),
-    route('GET', '/tags/:id', async (req) => ok(d.tag(await tags.getTag(req.tenant, req.params.id)))),
-    route('DELETE', '/tags/:id', async (req) => ok(d.tag(await tags.deleteTag(req.tenant, req.params.id)))),
+    route('POST', '/tags', async (req) => ok(d.tag(await req.tenant.tags.createTag(input(req))), 201), { body: tagBody }),
+    route('POST', '/tags/:id', async (req) => ok(d.tag(await req.tenant.tags.createTag(input(req), req.params.id)), 201), { body: tagBody }),
+    route('GET', '/tags/:id', async (req) => ok(d.tag(await req.tenant.tags.getTag(req.params.id)))),
+    route('DELETE', '/tags/:id', async (req) => ok(d.tag(await req.tenant.tags.deleteTag(req.params.id)))),
     route('GET', '/tags/:id/documents', async (req) => {
       const fields = parseFields(req.query.fields, d.fields, o.tagDocumentsDefault);
-      return ok(await documentViews(d, req, await tags.documentsOfTag(req.tenant, req.params.id), fields));
+      return ok(await documentViews(d, req, await req.tenant.tags.documentsOfTag(req.params.id), fields));
     }, { query: objectQuery({ fields: fieldsQuery }) }),
   ];
   if (o.typed) {
-    routes.push(route('PUT', '/tags/:id', async (req) => ok(d.tag(await tags.updateTag(req.tenant, req.params.id, input(req)))), { body: tagBody }));
+    routes.push(route('PUT', '/tags/:id', async (req) => ok(d.tag(await req.tenant.tags.updateTag(req.params.id, input(req)))), { body: tagBody }));
   }
   return routes;
 }
@@ -158,34 +158,34 @@ export interface UserRoutesOptions {
 export function userRoutes(o: UserRoutesOptions): RouteDef[] {
   const { d } = o;
   const id = o.idParam ?? anyId;
-  const create = o.createUser ?? ((req: RequestContext) => users.createUser(req.tenant));
+  const create = o.createUser ?? ((req: RequestContext) => req.tenant.users.createUser());
   const routes: RouteDef[] = [
     route('GET', '/users', async (req) => {
       const page = pageOf(req.query);
-      const list = await users.listUsers(req.tenant, page);
+      const list = await req.tenant.users.listUsers(page);
       return pagedReply(req, list.items.map((u) => userView(d, u)), list.total, page);
     }, { query: paged }),
     route('POST', '/users', async (req) => ok(userView(d, await create(req)), 201)),
     // The spec gives 201 for reading a user or a preference; clients of the original may check for it.
-    route('GET', '/users/:id', async (req) => ok(userView(d, await users.getUser(req.tenant, id(req.params.id))), 201)),
+    route('GET', '/users/:id', async (req) => ok(userView(d, await req.tenant.users.getUser(id(req.params.id))), 201)),
     route('DELETE', '/users/:id', async (req) => {
       const mergeInto = o.mergeInto ? (req.query.merge_into as string | undefined) : undefined;
-      const deleted = await users.deleteUser(req.tenant, id(req.params.id), mergeInto);
+      const deleted = await req.tenant.users.deleteUser(id(req.params.id), mergeInto);
       const view = userView(d, deleted);
       return ok(deleted.merged_into === undefined ? view : { ...view, merged_into: d.id(deleted.merged_into) }, o.deleteStatus);
     }, { query: objectQuery(o.mergeInto ? { merge_into: { type: 'string' } } : {}) }),
     route('GET', '/users/:id/preferences', async (req) => {
       const page = pageOf(req.query);
-      const list = await users.preferencesOfUser(req.tenant, id(req.params.id), page);
+      const list = await req.tenant.users.preferencesOfUser(id(req.params.id), page);
       return pagedReply(req, list.items.map((p) => preferenceView(d, p)), list.total, page);
     }, { query: paged }),
     route('GET', '/users/:user_id/preferences/:document_id', async (req) =>
-      ok(preferenceView(d, await users.getPreference(req.tenant, id(req.params.user_id), id(req.params.document_id))), 201)),
+      ok(preferenceView(d, await req.tenant.users.getPreference(id(req.params.user_id), id(req.params.document_id))), 201)),
     route('POST', '/users/:user_id/preferences/:document_id', async (req) =>
-      ok(preferenceView(d, await users.addPreference(req.tenant, id(req.params.user_id), id(req.params.document_id))), 201)),
+      ok(preferenceView(d, await req.tenant.users.addPreference(id(req.params.user_id), id(req.params.document_id))), 201)),
     route('DELETE', '/users/:user_id/preferences/:document_id', async (req) =>
-      ok(preferenceView(d, await users.deletePreference(req.tenant, id(req.params.user_id), id(req.params.document_id))))),
+      ok(preferenceView(d, await req.tenant.users.deletePreference(id(req.params.user_id), id(req.params.document_id))))),
   ];
-  if (o.clientIds) routes.push(route('POST', '/users/:id', async (req) => ok(userView(d, await users.createUser(req.tenant, req.params.id)), 201)));
+  if (o.clientIds) routes.push(route('POST', '/users/:id', async (req) => ok(userView(d, await req.tenant.users.createUser(req.params.id)), 201)));
   return routes;
 }

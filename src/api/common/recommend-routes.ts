@@ -52,7 +52,7 @@ function candidateOptions(o: Options, input: Record<string, unknown>): recommend
 async function withFields<T extends { id: string }>(o: Options, req: RequestContext, items: T[], input: Record<string, unknown>) {
   const fields = o.expandMeta && input.expand_meta === true ? new Set<DocumentField>(['meta']) : parseFields(input.fields, o.d.fields, o.fieldsDefault);
   if (fields.size === 0) return items.map((i) => ({ ...i, id: o.d.id(i.id) }));
-  const present = await documents.presentDocuments(req.tenant, items.map((i) => i.id));
+  const present = await req.tenant.documents.presentDocuments(items.map((i) => i.id));
   const views = new Map((await documentViews(o.d, req, present, fields)).map((v, i) => [present[i].id, v]));
   return items.filter((i) => views.has(i.id)).map((i) => {
     const { id: _id, created_at: _c, updated_at: _u, ...extra } = views.get(i.id)!;
@@ -111,31 +111,31 @@ export function recommendRoutes(o: Options): RouteDef[] {
     route('GET', '/documents/:id/similar', async (req) => {
       const input = queryOf(req);
       if (useHybrid(o, input)) {
-        const answer = await hybrid.hybridSimilar(req.tenant, [id(req.params.id)], hybridOptions(input));
+        const answer = await req.tenant.hybrid.hybridSimilar([id(req.params.id)], hybridOptions(input));
         return ok(await hybridBody(o, req, answer, input, false));
       }
-      const items = await recommend.similarToDocument(req.tenant, id(req.params.id), candidateOptions(o, input));
+      const items = await req.tenant.recommend.similarToDocument(id(req.params.id), candidateOptions(o, input));
       return ok(await similarItems(o, req, items, input));
     }, { query: objectQuery({ ...common, ...select, ...hybridParams }) }),
     route('POST', '/documents/similar-to-text', async (req) => {
       const body = bodyOf(req);
-      const items = await recommend.similarToText(req.tenant, body.text as string, candidateOptions(o, body));
+      const items = await req.tenant.recommend.similarToText(body.text as string, candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
     }, { body: objectQuery({ ...common, text: textSchema, select_from: idList }, ['text']) }),
     route('GET', '/users/:id/recommendations', async (req) => {
       const input = queryOf(req);
       if (useHybrid(o, input)) {
-        const answer = await hybrid.hybridForUser(req.tenant, id(req.params.id), hybridOptions(input));
+        const answer = await req.tenant.hybrid.hybridForUser(id(req.params.id), hybridOptions(input));
         return ok(await hybridBody(o, req, answer, input, false));
       }
-      const items = await recommend.contentRecommendationsForUser(req.tenant, id(req.params.id), candidateOptions(o, input));
+      const items = await req.tenant.recommend.contentRecommendationsForUser(id(req.params.id), candidateOptions(o, input));
       return ok(await similarItems(o, req, items, input));
     }, { query: objectQuery({ ...common, ...select, ...hybridParams }) }),
   ];
   if (o.hybrid !== false) {
     routes.push(route('GET', '/documents/popular', async (req) => {
       const input = queryOf(req);
-      const results = await withFields(o, req, await hybrid.popularDocuments(req.tenant, hybridOptions({ ...input, filter: undefined })), input);
+      const results = await withFields(o, req, await req.tenant.hybrid.popularDocuments(hybridOptions({ ...input, filter: undefined })), input);
       return ok(o.hybrid === 'v6' ? { results, document_ids: [], user_ids: [] } : { results, recognised: {}, unrecognised: {} });
     }, { query: objectQuery({ number: numberSchema, fields: { type: 'string' }, expand_meta: { type: 'boolean' }, ...select }) }));
   }
@@ -143,10 +143,10 @@ export function recommendRoutes(o: Options): RouteDef[] {
     routes.push(route('POST', '/documents/similar-to-ids', async (req) => {
       const body = bodyOf(req);
       if (useHybrid(o, body)) {
-        const answer = await hybrid.hybridSimilar(req.tenant, (body.ids as unknown[]).map(String), hybridOptions(body));
+        const answer = await req.tenant.hybrid.hybridSimilar((body.ids as unknown[]).map(String), hybridOptions(body));
         return ok(await hybridBody(o, req, answer, body, true));
       }
-      const items = await recommend.similarToIds(req.tenant, body.ids as string[], candidateOptions(o, body));
+      const items = await req.tenant.recommend.similarToIds(body.ids as string[], candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
     }, { body: objectQuery({ ...common, ...select, ...hybridParams, ids: { ...idList, minItems: 1, maxItems: 1000 } }, ['ids']) }));
   }
@@ -156,11 +156,11 @@ export function recommendRoutes(o: Options): RouteDef[] {
 export function tagSuggestionRoutes(): RouteDef[] {
   return [
     route('GET', '/documents/:id/tags/suggested', async (req) =>
-      ok({ results: await recommend.suggestTagsForDocument(req.tenant, req.params.id, req.query.number as number) }),
+      ok({ results: await req.tenant.recommend.suggestTagsForDocument(req.params.id, req.query.number as number) }),
     { query: objectQuery({ number: numberSchema }) }),
     route('POST', '/tags/recommend-by-text', async (req) => {
       const body = bodyOf(req);
-      return ok({ results: await recommend.suggestTagsForText(req.tenant, body.text as string, body.number as number) });
+      return ok({ results: await req.tenant.recommend.suggestTagsForText(body.text as string, body.number as number) });
     }, { body: objectQuery({ text: textSchema, number: numberSchema }, ['text']) }),
   ];
 }

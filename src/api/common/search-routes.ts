@@ -12,7 +12,7 @@ export function searchRoutes(d: Dialect): RouteDef[] {
     route('POST', '/documents/by-keyword', async (req) => {
       const body = req.body as { es_query: unknown; fields?: string };
       const fields = parseFields(body.fields, d.fields, DEFAULT_FIELDS);
-      const result = await search.searchByKeyword(req.tenant, body.es_query, [...fields, 'created_at', 'updated_at']);
+      const result = await req.tenant.search.searchByKeyword(body.es_query, [...fields, 'created_at', 'updated_at']);
       const hits = result.hits.hits.map((hit) => {
         const { id, _score, sort, highlight, text, meta, tags, published_at, created_at, updated_at } = hit;
         const view = documentView(d, {
@@ -25,7 +25,7 @@ export function searchRoutes(d: Dialect): RouteDef[] {
     route('POST', '/documents/filtered', async (req) => {
       const body = req.body as { fields?: string; filter?: string; sort_by?: string; sort_order?: 'asc' | 'desc'; offset: number; limit: number };
       const fields = parseFields(body.fields, d.fields, DEFAULT_FIELDS);
-      const docs = await search.filteredDocuments(req.tenant, {
+      const docs = await req.tenant.search.filteredDocuments({
         filter: body.filter, sortByPublishedAt: body.sort_by === 'published_at', sortOrder: body.sort_order ?? 'asc',
         offset: body.offset, limit: body.limit,
       });
@@ -52,7 +52,7 @@ export function keywordListing(d: Dialect, defaults: readonly DocumentField[]) {
     if (typeof req.query.keywords !== 'string') return undefined;
     const fields = parseFields(req.query.fields, d.fields, defaults);
     const searched = String(req.query.keywords_fields ?? 'text,meta.title').split(',').map((s) => s.trim()).filter(Boolean);
-    const docs = await search.documentsByKeywords(req.tenant, req.query.keywords, searched);
+    const docs = await req.tenant.search.documentsByKeywords(req.query.keywords, searched);
     return ok(await documentViews(d, req, docs.filter((doc) => d.visible(doc.id)), fields));
   };
 }

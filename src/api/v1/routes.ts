@@ -26,7 +26,7 @@ function htmlError(error: ApiError): Reply {
 function renderError(error: ApiError): Reply {
   // Authentication is answered by the gateway in front of every version, in JSON.
   if (error.status === 401 || error.status === 403) return { status: error.status, body: { message: error.message } };
-  if (error.status === 404 && error.message === 'Resource not found') return { status: 404, body: { statusCode: 404, message: error.message } };
+  if (error.code === 'route_not_found') return { status: 404, body: { statusCode: 404, message: error.message } };
   if (error.status === 404) return htmlError(new ApiError(404, 'Not Found'));
   return htmlError(error);
 }
@@ -74,11 +74,11 @@ function selectFromParam(p: Record<string, unknown>): string[] | undefined {
 }
 
 function requireRecognised(text: string): void {
-  if (recommend.recognisedWords(text, MIN_RECOGNISED_WORDS) < MIN_RECOGNISED_WORDS) throw new ApiError(406, 'less than 25 words recognized');
+  if (recommend.recognisedWords(text, MIN_RECOGNISED_WORDS) < MIN_RECOGNISED_WORDS) throw new ApiError(406, 'less than 25 words recognized', {}, 'too_few_words');
 }
 
 /** v1's ids are client strings: any non-empty string (docs/decisions.md). */
-const requireDocument = (req: RequestContext, id: string): Promise<DocumentRecord> => documents.getDocument(req.tenant, id, clientStringId);
+const requireDocument = (req: RequestContext, id: string): Promise<DocumentRecord> => req.tenant.documents.getDocument(id, clientStringId);
 
 const distances = (items: Array<{ id: string; similarity: number }>) =>
   items.map((i) => ({ distance: 1 - i.similarity, document_id: i.id }));
@@ -90,24 +90,24 @@ export const v1Routes: RouteDef[] = [
     const text = required(p, 'text');
     requireRecognised(text);
     try {
-      return ok(record(await documents.createDocument(req.tenant, { text, meta: p.meta }, id, clientStringId)));
+      return ok(record(await req.tenant.documents.createDocument({ text, meta: p.meta }, id, clientStringId)));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) throw new ApiError(409, `id already exists! document_id ${id}`);
+      if (error instanceof ApiError && error.code === 'already_exists') throw new ApiError(409, `id already exists! document_id ${id}`, {}, error.code);
       throw error;
     }
   }),
-  route('POST', '/delete', async (req) => ok(record(await documents.deleteDocument(req.tenant, required(params(req), 'document_id'), clientStringId)))),
+  route('POST', '/delete', async (req) => ok(record(await req.tenant.documents.deleteDocument(required(params(req), 'document_id'), clientStringId)))),
   route('POST', '/delete-all', async (req) => {
-    await deleteAllData(req.tenant);
+    await req.tenant.deleteAllData();
     return ok({});
   }),
   route('GET', '/fetch', async (req) => ok(record(await requireDocument(req, required(params(req), 'document_id'))))),
-  route('GET', '/list', async (req) => ok(await documents.documentIds(req.tenant))),
+  route('GET', '/list', async (req) => ok(await req.tenant.documents.documentIds())),
   route('POST', '/recommend-by-id', async (req) => {
     const p = params(req);
     const doc = await requireDocument(req, required(p, 'document_id'));
     const number = resultsParam(p);
-    const others = await recommend.similarToIds(req.tenant, [doc.id], { number: number - 1, selectFrom: selectFromParam(p) });
+    const others = await req.tenant.recommend.similarToIds([doc.id], { number: number - 1, selectFrom: selectFromParam(p) });
     // As the original did: the document itself comes first, at distance 0.
     return ok(distances([{ id: doc.id, similarity: 1 }, ...others]));
   }),
@@ -115,13 +115,13 @@ export const v1Routes: RouteDef[] = [
     const p = params(req);
     const text = required(p, 'text');
     requireRecognised(text);
-    return ok(distances(await recommend.similarToText(req.tenant, text, { number: resultsParam(p), selectFrom: selectFromParam(p) })));
+    return ok(distances(await req.tenant.recommend.similarToText(text, { number: resultsParam(p), selectFrom: selectFromParam(p) })));
   }),
   route('POST', '/update-meta', async (req) => {
     const p = params(req);
     const id = required(p, 'document_id');
     await requireDocument(req, id);
-    return ok(record(await documents.updateDocument(req.tenant, id, { meta: p.meta ?? required(p, 'meta') }, clientStringId)));
+    return ok(record(await req.tenant.documents.updateDocument(id, { meta: p.meta ?? required(p, 'meta') }, clientStringId)));
   }),
   route('POST', '/update-text', async (req) => {
     const p = params(req);
@@ -129,7 +129,7 @@ export const v1Routes: RouteDef[] = [
     const text = required(p, 'text');
     await requireDocument(req, id);
     requireRecognised(text);
-    return ok(record(await documents.updateDocument(req.tenant, id, { text }, clientStringId)));
+    return ok(record(await req.tenant.documents.updateDocument(id, { text }, clientStringId)));
   }),
 ];
 
@@ -138,5 +138,5 @@ export const v1: ApiVersion = {
   keySource: 'query',
   routes: v1Routes,
   renderError,
-  pathNotFound: () => new ApiError(404, 'Resource not found'),
+  pathNotFound: () => new ApiError(404, 'Resource not found', {}, 'route_not_found'),
 };

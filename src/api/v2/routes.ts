@@ -21,19 +21,19 @@ export const v2Routes: RouteDef[] = [
   ...documentRoutes({
     d: V2, idParam: integerId, listDefault: ['text', 'meta'], withPublishedAt: false, clientIds: false,
     readStatus: 201, deleteStatus: 201,
-    createDocument: (req) => documents.createNumberedDocument(req.tenant, req.body as documents.DocumentInput),
+    createDocument: (req) => req.tenant.documents.createNumberedDocument(req.body as documents.DocumentInput),
     listQuery: keywordListingQuery,
     listOverride: async (req) => {
       const searched = await byKeywords(req);
       if (searched) return searched;
       const page = pageOf(req.query);
-      const list = await documents.listNumberedDocuments(req.tenant, page);
+      const list = await req.tenant.documents.listNumberedDocuments(page);
       return pagedReply(req, await documentViews(V2, req, list.items, parseFields(req.query.fields, V2.fields, ['text', 'meta'])), list.total, page);
     },
   }),
   ...userRoutes({
     d: V2, idParam: integerId, clientIds: false, mergeInto: false, deleteStatus: 201,
-    createUser: (req) => users.createNumberedUser(req.tenant),
+    createUser: (req) => req.tenant.users.createNumberedUser(),
   }),
   ...recommendRoutes({ d: V2, filter: false, expandMeta: false, fieldsDefault: [], similarToIds: false, hybrid: false, idParam: integerId }),
   ...clusterRoutes({ d: V2, deleteStatus: 201 }),

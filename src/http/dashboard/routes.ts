@@ -1,14 +1,14 @@
 import type express from 'express';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
+import type { AdminGuard } from '../admin';
 import type { DashboardData } from '../../ops/operations';
 import { DASHBOARD_HTML } from './page';
 import { DASHBOARD_JS } from './script';
 import { DASHBOARD_CSS } from './style';
 
 export interface DashboardOptions {
-  /** Unset: every dashboard path answers 404, like /metrics. */
-  adminToken?: string;
-  authorised(header: string | undefined, token: string): boolean;
+  /** Without a token every dashboard path answers 404, like /metrics. */
+  guard: AdminGuard;
   data(): Promise<DashboardData>;
 }
 
@@ -30,30 +30,26 @@ function wantsHtml(req: Request): boolean {
  * /dashboard/data.json (the figures, admin token required). See docs/decisions/dashboard.md.
  */
 export function mountDashboard(app: express.Express, options: DashboardOptions): void {
-  const { adminToken } = options;
-  const notFound = (res: Response) => res.status(404).json({ message: 'API path not found' });
-  const denied = (res: Response) => res.status(401).set('WWW-Authenticate', 'Bearer').json({ message: 'Admin token required' });
-  const authorised = (req: Request) => adminToken !== undefined && options.authorised(req.headers.authorization, adminToken);
+  const { guard } = options;
 
   app.get('/dashboard', (req, res) => {
-    if (!adminToken) return notFound(res);
-    if (authorised(req)) return res.status(200).set(PAGE_HEADERS).type('html').send(DASHBOARD_HTML);
+    if (!guard.exists(res)) return;
+    if (guard.authorised(req)) return res.status(200).set(PAGE_HEADERS).type('html').send(DASHBOARD_HTML);
     // A browser cannot send the bearer header on a page load: it gets the page (which holds no figures)
     // with the 401, and the page asks for the token. Every other client gets the JSON error.
     if (wantsHtml(req)) return res.status(401).set({ ...PAGE_HEADERS, 'WWW-Authenticate': 'Bearer' }).type('html').send(DASHBOARD_HTML);
-    return denied(res);
+    guard.admits(req, res);
   });
   app.get('/dashboard/dashboard.js', (_req, res) => {
-    if (!adminToken) return notFound(res);
+    if (!guard.exists(res)) return;
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' }).type('text/javascript').send(DASHBOARD_JS);
   });
   app.get('/dashboard/dashboard.css', (_req, res) => {
-    if (!adminToken) return notFound(res);
+    if (!guard.exists(res)) return;
     res.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' }).type('text/css').send(DASHBOARD_CSS);
   });
   app.get('/dashboard/data.json', async (req, res, next) => {
-    if (!adminToken) return notFound(res);
-    if (!authorised(req)) return denied(res);
+    if (!guard.admits(req, res)) return;
     try {
       res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).json(await options.data());
     } catch (error) {

@@ -2,7 +2,7 @@ import { type Csr, shareCsr, transposeCsr } from './csr';
 import { type AlsExecutor, InlineExecutor } from './executor';
 import { rowRegularization } from './kernels';
 import { alsWasmModule, WasmArena } from './wasm';
-import { Rng } from './rng';
+import { Rng } from '../../random';
 
 export interface AlsParams {
   factors: number;

@@ -1,4 +1,4 @@
-import { Rng } from '../als/rng';
+import { Rng } from '../../random';
 
 /** One user's held-out items and the ranked recommendations to judge. */
 export interface RankingMetrics {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { ApiError } from '../../../src/errors';
+import { BusyError } from '../../../src/errors';
 import { JobRunner, JOBS_NAMESPACE, type JobRecord } from '../../../src/jobs/runner';
 import type { KeyValueTable, Storage, TenantStore } from '../../../src/storage';
 
@@ -82,7 +82,7 @@ describe('jobs/runner', () => {
     runner.register('busy', async (_store, job) => {
       runs++;
       attempts.push(job.attempts);
-      if (runs < 2) throw new ApiError(503, 'The server is busy; retry shortly');
+      if (runs < 2) throw new BusyError();
     });
     await runner.submit('t1', 'busy', {});
     await runner.idle();

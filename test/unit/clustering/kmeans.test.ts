@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { clusterMeans, kmeans, kmeansPlusPlus, lloyd, nearestCentroid, type Matrix } from '../../../src/clustering/kmeans';
-import { seededRandom } from '../../../src/clustering/random';
+import { seededRandom } from '../../../src/random';
 
 /** `perBlob` points around each of the given centres, Gaussian-ish noise of the given spread. */
 function blobs(centres: number[][], perBlob: number, spread: number, seed = 1): { points: Matrix; labels: number[] } {

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../../src/embedding/random';
+import { seededRandom } from '../../../src/random';
 
 /** Synthetic two-topic corpus: each document draws words from its topic's list plus shared filler. */
 export const TOPICS: Record<string, string[]> = {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../../src/embedding/random';
+import { seededRandom } from '../../../src/random';
 import { randomizedSvd, symmetricEigen, type CsrMatrix } from '../../../src/embedding/svd';
 
 function randomSparse(rows: number, cols: number, density: number, seed: number): { csr: CsrMatrix; dense: Float64Array } {

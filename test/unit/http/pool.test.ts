@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../../src/errors';
+import { BusyError, toApiError } from '../../../src/errors';
 import { WorkerPool } from '../../../src/pool';
 
 describe('WorkerPool back-pressure', () => {
-  it('refuses tasks beyond its queue with a 503 and Retry-After instead of queueing without bound', async () => {
+  it('refuses tasks beyond its queue with a BusyError (HTTP: 503 and Retry-After) instead of queueing without bound', async () => {
     const pool = new WorkerPool({ threads: 1, maxQueue: 2 });
     try {
       const runs = Array.from({ length: 20 }, (_, i) => pool.run<{ at: number }>('ping', { at: i }).then(
@@ -15,9 +15,11 @@ describe('WorkerPool back-pressure', () => {
       assert.ok(refused.length > 0, 'some tasks must be refused');
       for (const o of refused) {
         const error = (o as { error: unknown }).error;
-        assert.ok(error instanceof ApiError);
-        assert.equal(error.status, 503);
-        assert.equal(error.headers['Retry-After'], '1');
+        assert.ok(error instanceof BusyError);
+        const answer = toApiError(error)!;
+        assert.equal(answer.status, 503);
+        assert.equal(answer.code, 'busy');
+        assert.equal(answer.headers['Retry-After'], '1');
       }
       assert.ok(outcomes.some((o) => o.ok));
     } finally {

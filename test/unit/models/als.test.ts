@@ -3,7 +3,7 @@ import { buildCsr, transposeCsr, type Csr } from '../../../src/models/als/csr';
 import { InlineExecutor, PoolExecutor } from '../../../src/models/als/executor';
 import { solveRange, solveRowDirect, gramRange } from '../../../src/models/als/kernels';
 import { invertSpdInPlace, solveSpd } from '../../../src/models/als/linalg';
-import { Rng } from '../../../src/models/als/rng';
+import { Rng } from '../../../src/random';
 import { DEFAULT_ALS_PARAMS, trainAls, type AlsParams, type IterationReport } from '../../../src/models/als/train';
 import { alsWasmModule } from '../../../src/models/als/wasm';
 import { WorkerPool } from '../../../src/pool';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { Rng } from '../../../src/models/als/rng';
+import { Rng } from '../../../src/random';
 import { DEFAULT_ALS_PARAMS } from '../../../src/models/als/train';
 import { fitContentMap, mapContent } from '../../../src/models/hybrid/content-map';
 import { MetricsAccumulator, splitPerUser } from '../../../src/models/hybrid/evaluate';

@@ -1,5 +1,5 @@
 /** Deterministic test data and a plain-JS reference for vector search. */
-export { seededRandom as rng } from '../../../src/embedding/random';
+export { seededRandom as rng } from '../../../src/random';
 
 export function randomUnit(dim: number, next: () => number): Float32Array {
   const v = new Float32Array(dim);

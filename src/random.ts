@@ -1,18 +1,22 @@
-/** Seeded pseudo-random numbers (mulberry32): training and splits must be reproducible from a seed. */
-export class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+/** Small seeded PRNG (mulberry32): fits, training and splits are reproducible from a seed. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `seededRandom` with the helpers training and evaluation use. */
+export class Rng {
+  /** Uniform in [0, 1). */
+  readonly next: () => number;
+
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
   }
 
   /** Integer in [0, n). */

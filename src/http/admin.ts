@@ -1,0 +1,34 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+
+/**
+ * The one guard of the admin surfaces (/metrics, /dashboard): without a configured token they do not exist
+ * (404, as an unknown path); a request without the right `Authorization: Bearer <token>` gets 401.
+ */
+export class AdminGuard {
+  constructor(private readonly token: string | undefined) {}
+
+  /** Answers 404 when the admin surfaces are off; true when they are on. */
+  exists(res: Response): boolean {
+    if (this.token) return true;
+    res.status(404).json({ message: 'API path not found' });
+    return false;
+  }
+
+  /** Constant-time comparison of the bearer token with the admin token. */
+  authorised(req: Request): boolean {
+    if (!this.token) return false;
+    const header = req.headers.authorization;
+    const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+    const expected = Buffer.from(this.token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** Answers 404 or 401 unless the request may go on. */
+  admits(req: Request, res: Response): boolean {
+    if (!this.exists(res)) return false;
+    if (this.authorised(req)) return true;
+    res.status(401).set('WWW-Authenticate', 'Bearer').json({ message: 'Admin token required' });
+    return false;
+  }
+}

@@ -1,0 +1,12 @@
+import { badRequest } from '../errors';
+import { FilterError, parseFilter, type Filter } from '../index/filter';
+
+/** A request's `filter`, parsed; one that does not parse is the request's fault (400 `filter is invalid: …`). */
+export function requestFilter(text: string): Filter {
+  try {
+    return parseFilter(text);
+  } catch (error) {
+    if (error instanceof FilterError) throw badRequest(`filter is invalid: ${error.message}`);
+    throw error;
+  }
+}
