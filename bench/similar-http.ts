@@ -1,37 +1,21 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { seededRandom } from '../src/random';
-import { apiCaller, inParallel, median, peakRssMb, startKindred } from './support';
+import { apiCaller, inParallel, median, peakRssMb, realTexts, startKindred } from './support';
 
 /**
  * bench:similar, through HTTP: real texts (Debian package descriptions, then 20 Newsgroups posts)
  * ingested with POST /documents, then GET /documents/:id/similar latency and throughput, ingest rate
  * (acknowledged, and searchable with embedding and index), peak RSS.
  */
-const SHARED = path.join(__dirname, '..', '..', '..', 'shared', 'data');
 const KEY = 'bench-similar';
 const ADMIN = 'bench-admin';
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
 
-function lines(file: string): string[] {
-  return zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter(Boolean);
-}
-
 function corpus(): string[] {
-  const texts = lines(path.join(SHARED, 'debian-packages', 'debian-packages-bookworm.jsonl.gz')).map((l) => {
-    const o = JSON.parse(l) as { summary?: string; description?: string };
-    return `${o.summary ?? ''}\n${o.description ?? ''}`;
-  });
-  for (const split of ['train', 'test']) {
-    for (const l of lines(path.join(SHARED, '20newsgroups', `20newsgroups-bydate-${split}.jsonl.gz`))) {
-      const text = (JSON.parse(l) as { text: string }).text;
-      texts.push(text.slice(text.indexOf('\n\n') + 2));
-    }
-  }
-  const real = texts.filter((t) => t.trim());
+  const real = realTexts();
   return GENERATED ? generatedCorpus(real, DOCS) : real.slice(0, DOCS);
 }
 

@@ -200,3 +200,20 @@ export function loadNewsgroups(split: 'train' | 'test'): NewsgroupPost[] {
     return { id: `${split}-${i}`, label: o.label, text: blank >= 0 ? o.text.slice(blank + 2) : o.text };
   });
 }
+
+/** Every real text of ../shared/data: Debian package descriptions (summary and description), then 20 Newsgroups posts (header block stripped). */
+export function realTexts(): string[] {
+  const lines = (file: string) => zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter(Boolean);
+  const shared = path.join(ROOT, '..', 'shared', 'data');
+  const texts = lines(path.join(shared, 'debian-packages', 'debian-packages-bookworm.jsonl.gz')).map((l) => {
+    const o = JSON.parse(l) as { summary?: string; description?: string };
+    return `${o.summary ?? ''}\n${o.description ?? ''}`;
+  });
+  for (const split of ['train', 'test']) {
+    for (const l of lines(path.join(shared, '20newsgroups', `20newsgroups-bydate-${split}.jsonl.gz`))) {
+      const text = (JSON.parse(l) as { text: string }).text;
+      texts.push(text.slice(text.indexOf('\n\n') + 2));
+    }
+  }
+  return texts.filter((t) => t.trim());
+}

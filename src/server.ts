@@ -105,6 +105,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
       return [host, versions[name]];
     })),
     isReady: () => ready,
+    indexing: () => indexes.progress(),
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));

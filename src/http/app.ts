@@ -1,6 +1,6 @@
-import { AdminGuard } from './admin';
 import os from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { AdminGuard } from './admin';
 import { ApiError } from '../errors';
 import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
@@ -9,9 +9,12 @@ import type { CorsOrigins } from '../config';
 import { VersionDispatcher, withErrorCode, type Call, type Services } from './dispatch';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
-import type { DashboardData } from '../ops/operations';
+import type { DashboardData, IndexingProgress } from '../ops/operations';
 import { openApiDocument } from './openapi';
 import type { ApiVersion, Reply } from './route';
+
+/** Keys listed in /healthz's indexing progress. */
+const HEALTH_KEYS = 50;
 
 export interface AppOptions {
   services: Services;
@@ -22,6 +25,8 @@ export interface AppOptions {
   /** Host name → version served at the root of that host (old clients select the version by host). */
   versionHosts: Map<string, ApiVersion>;
   isReady(): boolean;
+  /** Each loaded key's content index against its stored documents, for /healthz. */
+  indexing?: () => Promise<IndexingProgress[]>;
   metrics: Metrics;
   /** Bearer token of the admin surfaces (/metrics, /dashboard); unset disables them. */
   adminToken?: string;
@@ -60,9 +65,15 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
-    if (options.isReady()) res.json({ status: 'ok' });
-    else res.status(503).json({ message: 'Starting' });
+  app.get('/healthz', async (_req, res) => {
+    if (!options.isReady()) {
+      res.status(503).json({ message: 'Starting' });
+      return;
+    }
+    // Keys whose content index is behind their stored documents first (at most HEALTH_KEYS of them).
+    const progress = options.indexing ? await options.indexing().catch(() => []) : [];
+    const indexing = progress.sort((a, b) => (b.stored - b.indexed) - (a.stored - a.indexed) || (a.tenant < b.tenant ? -1 : 1)).slice(0, HEALTH_KEYS);
+    res.json({ status: 'ok', indexing });
   });
 
   // One info line per request: method, path without the query (which may carry a v1 key), status,

@@ -42,10 +42,12 @@ export interface Similar {
   similarity: number;
 }
 
+/** What to find similar documents to: texts, or stored documents (their texts given for the second stage). */
 export interface SimilarQuery {
-  vector: Float32Array;
-  /** Texts of the query, for the TF-IDF second stage. */
+  /** Texts of the query: embedded when there are no `documents`, and the TF-IDF second stage's query. */
   texts: string[];
+  /** Stored documents: their indexed vectors (embedded now if a write is pending). */
+  documents?: DocumentRecord[];
 }
 
 export interface SearchLimits {
@@ -399,15 +401,16 @@ export class TenantContent {
     return this.refitting;
   }
 
-  /** The stored vector of a document, embedding it now if its write is still pending. */
-  async vectorOf(doc: DocumentRecord): Promise<Float32Array> {
-    await this.ready;
-    return this.generation.index.vectorOf(doc.id) ?? (await this.embed([doc.text]))[0];
+  /** The query's vector in `generation`'s model: the centroid of its documents' vectors, or of its texts'. */
+  private async queryVector(generation: Generation, query: SimilarQuery): Promise<Float32Array> {
+    const vectors = query.documents
+      ? await Promise.all(query.documents.map(async (doc) => generation.index.vectorOf(doc.id) ?? (await this.embedWith(generation, [doc.text]))[0]!))
+      : await this.embedWith(generation, query.texts);
+    return vectors.length === 1 ? vectors[0]! : TenantContent.centroid(vectors);
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
-    await this.ready;
-    const { model, dim } = this.generation;
+  private async embedWith(generation: Generation, texts: string[]): Promise<Float32Array[]> {
+    const { model, dim } = generation;
     const embedded = await embedTextsDetailed(this.pool, model, texts, { withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile });
     return texts.map((_, i) => embedded.vectors.slice(i * dim, (i + 1) * dim));
   }
@@ -422,7 +425,7 @@ export class TenantContent {
   }
 
   /** The normalised mean of several vectors: the query for "similar to these documents". */
-  static centroid(vectors: Float32Array[]): Float32Array {
+  private static centroid(vectors: Float32Array[]): Float32Array {
     const out = new Float32Array(vectors[0]?.length ?? 0);
     for (const v of vectors) for (let i = 0; i < v.length; i++) out[i] += v[i];
     return normalise(out);
@@ -431,15 +434,22 @@ export class TenantContent {
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
     await this.caughtUp();
-    const { index, model, rerank, terms } = this.generation;
-    if (k <= 0 || query.vector.every((x) => x === 0)) return [];
+    if (k <= 0) return [];
+    let generation = this.generation;
+    let vector = await this.queryVector(generation, query);
+    // A refit may swap the model in while the query is embedded: vectors of two models do not compare.
+    for (let attempt = 0; generation !== this.generation && attempt < 3; attempt++) {
+      generation = this.generation;
+      vector = await this.queryVector(generation, query);
+    }
+    const { index, model, rerank, terms, dim } = generation;
+    if (vector.every((x) => x === 0)) return [];
     const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
-    const hits = await index.search(query.vector, Math.min(wanted, index.kMax), { exclude: limits.exclude, allow: limits.allow });
+    const hits = await index.search(vector, Math.min(wanted, index.kMax), { exclude: limits.exclude, allow: limits.allow });
     if (!rerank || hits.length === 0) {
       return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
     }
     const candidates = hits.filter((h) => terms.has(h.id));
-    const dim = this.generation.dim;
     const candidateVectors = new Float32Array(candidates.length * dim);
     candidates.forEach((c, row) => {
       const v = index.vectorOf(c.id);

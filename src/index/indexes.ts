@@ -11,9 +11,19 @@ import type { KeywordHit, SearchOptions, SearchResponse } from './keyword';
 import { KeywordWorkerHost } from './keyword/host';
 import { TagModel } from './tag-model';
 
+/** A key's content index against its stored documents (GET /healthz, the dashboard). */
+export interface IndexingProgress {
+  tenant: string;
+  indexed: number;
+  stored: number;
+}
+
+const PROGRESS_TTL_MS = 2000;
+
 /**
  * Everything derived in memory for one key: filter facts, the content recommender and the
- * keyword index. Built from storage on first use, then kept current from the change bus.
+ * keyword index. Built from storage at the key's first write through this process (or first use, or at
+ * start-up), then kept current from the change bus.
  */
 export class TenantIndexes {
   readonly facts = new DocumentFacts();
@@ -26,6 +36,8 @@ export class TenantIndexes {
   private readonly documentsLoaded: Promise<void>;
   /** Applies document-level updates in arrival order. */
   private queue: Promise<void> = Promise.resolve();
+  private stored = 0;
+  private storedAt = 0;
 
   constructor(
     private readonly store: TenantStore,
@@ -162,6 +174,16 @@ export class TenantIndexes {
     await Promise.all([this.documentsSettled(), this.content.caughtUp()]);
   }
 
+  /** How far the content index is: documents in it, and documents stored (read at most every PROGRESS_TTL_MS). */
+  async progress(): Promise<IndexingProgress> {
+    const now = Date.now();
+    if (now - this.storedAt > PROGRESS_TTL_MS) {
+      this.storedAt = now;
+      this.stored = await this.store.documents.count();
+    }
+    return { tenant: this.store.tenant, indexed: this.content.size, stored: this.stored };
+  }
+
   /** Every document's content vector, once every write told so far is in them. */
   async contentVectors(): Promise<{ ids: string[]; vectors: Float32Array; dim: number }> {
     await this.caughtUp();
@@ -197,7 +219,9 @@ export class Indexes {
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
   ) {
-    this.unsubscribe = changes.subscribe((change) => this.tenants.get(change.tenant)?.apply(change));
+    // Indexes follow writes: a key written through this process gets its indexes at its first write, not its
+    // first query. Other processes' writes reach only keys loaded here (a balancer routes each key to one node).
+    this.unsubscribe = changes.subscribe((change) => (change.remote ? this.tenants.get(change.tenant) : this.of(change.tenant))?.apply(change));
   }
 
   /** The key's indexes, building them on first use; await `.ready` before reading them. */
@@ -216,6 +240,11 @@ export class Indexes {
     for (const tenant of tenants) {
       if ((await this.storage.tenant(tenant).documents.count()) > 0) await this.of(tenant).ready;
     }
+  }
+
+  /** Indexing progress of every key loaded here. */
+  progress(): Promise<IndexingProgress[]> {
+    return Promise.all([...this.tenants.values()].map((indexes) => indexes.progress()));
   }
 
   async refitAll(): Promise<void> {

@@ -8,6 +8,8 @@ import type { TaskKindFigures } from './task-stats';
 import { TenantFiguresCache, type ClusterModelFigures, type JobFigures, type TenantFigures } from './tenant-figures';
 
 /** Everything GET /dashboard/data.json answers. Durations are milliseconds, sizes bytes. */
+export type { IndexingProgress } from '../index/indexes';
+
 export interface DashboardData {
   at: string;
   process: {

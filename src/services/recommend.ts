@@ -2,7 +2,7 @@ import { notFound } from '../errors';
 import type { DocumentRecord } from '../domain';
 import { candidateIds, matches } from '../index/filter';
 import { requestFilter } from './filter';
-import { TenantContent, type SearchLimits, type Similar } from '../index/content';
+import type { SearchLimits, Similar } from '../index/content';
 import type { TenantIndexes } from '../index/indexes';
 import { ALL } from '../storage';
 import { countWords } from '../text';
@@ -76,9 +76,8 @@ async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<Docu
 async function similarToDocuments(ctx: TenantContext, docs: DocumentRecord[], options: CandidateOptions, alsoExclude: Iterable<string>): Promise<Similar[]> {
   const indexes = ctx.indexes();
   await indexes.caughtUp();
-  const vectors = await Promise.all(docs.map((doc) => indexes.content.vectorOf(doc)));
   return indexes.content.similar(
-    { vector: TenantContent.centroid(vectors), texts: docs.map((d) => d.text) },
+    { documents: docs, texts: docs.map((d) => d.text) },
     options.number ?? DEFAULT_NUMBER,
     searchLimits(indexes, options, alsoExclude),
   );
@@ -97,8 +96,7 @@ export async function similarToIds(ctx: TenantContext, ids: string[], options: C
 export async function similarToText(ctx: TenantContext, text: string, options: CandidateOptions): Promise<Similar[]> {
   const indexes = ctx.indexes();
   await indexes.caughtUp();
-  const [vector] = await indexes.content.embed([text]);
-  return indexes.content.similar({ vector, texts: [text] }, options.number ?? DEFAULT_NUMBER, searchLimits(indexes, options));
+  return indexes.content.similar({ texts: [text] }, options.number ?? DEFAULT_NUMBER, searchLimits(indexes, options));
 }
 
 /** Documents like the ones the user preferred (the most recent ones), never one they have seen. */
