@@ -39,12 +39,15 @@ function runImport(base: string, file: string): Promise<void> {
   });
 }
 
-async function firstAnswer(base: string, text: string, id: string): Promise<number> {
+/** Milliseconds until a similar-to-text answer holds `id`, and how long the first answer took. */
+async function firstAnswer(base: string, text: string, id: string): Promise<{ ms: number; firstMs: number; attempts: number }> {
   const call = apiCaller(KEY);
   const started = performance.now();
-  for (;;) {
+  let firstMs = 0;
+  for (let attempts = 1; ; attempts++) {
     const hits = await call(`${base}/documents/similar-to-text`, 'POST', { text, number: 10 }) as Array<{ id: string }>;
-    if (hits.some((h) => h.id === id)) return performance.now() - started;
+    if (attempts === 1) firstMs = performance.now() - started;
+    if (hits.some((h) => h.id === id)) return { ms: performance.now() - started, firstMs, attempts };
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -72,8 +75,13 @@ async function main(): Promise<void> {
     await runImport(kindred.base, file);
     const importSeconds = (performance.now() - importStarted) / 1000;
     const lastId = `d${texts.length - 1}`;
-    const toFirstAnswer = await firstAnswer(kindred.base, texts[texts.length - 1]!, lastId);
+    // A cheap request at the same moment: does the event loop answer while the indexes catch up?
+    const healthStarted = performance.now();
+    const healthAfterImport = fetch(`${kindred.base}/healthz`).then(async (r) => ({ ms: performance.now() - healthStarted, body: await r.json() as Health }));
+    const first = await firstAnswer(kindred.base, texts[texts.length - 1]!, lastId);
+    const toFirstAnswer = first.ms;
     const toAllIndexed = toFirstAnswer + await allIndexed(kindred.base, texts.length);
+    const health = await healthAfterImport;
     const loaded = await settledRss(kindred);
     const perDocument = (loaded - empty) / texts.length;
 
@@ -91,7 +99,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => kindred.child.once('exit', resolve));
     const restartStarted = performance.now();
     kindred = await startKindred(KEY, {}, { keepDataDir: dataDir });
-    const restartToAnswer = (performance.now() - restartStarted) + await firstAnswer(kindred.base, texts[0]!, 'd0');
+    const restartToAnswer = (performance.now() - restartStarted) + (await firstAnswer(kindred.base, texts[0]!, 'd0')).ms;
 
     console.log(`## bench:scale — ${new Date().toISOString().slice(0, 10)}`);
     console.log(`${texts.length} real texts (Debian descriptions, then 20 Newsgroups posts) imported with \`kindred import\` ` +
@@ -100,7 +108,8 @@ async function main(): Promise<void> {
     console.log('');
     console.log('| measure | now | issue 13 (before) | required |');
     console.log('|---|---|---|---|');
-    console.log(`| last acknowledged write → first similar-to-text answer | ${(toFirstAnswer / 1000).toFixed(2)} s | 35 s | ≤ 5 s |`);
+    console.log(`| last acknowledged write → first similar-to-text answer holding the last document | ${(toFirstAnswer / 1000).toFixed(2)} s (first answer after ${(first.firstMs / 1000).toFixed(2)} s, ${first.attempts} queries) | 35 s | ≤ 5 s |`);
+    console.log(`| GET /healthz at the last acknowledged write | ${health.ms.toFixed(0)} ms; indexed ${health.body.indexing[0]?.indexed ?? 0} of ${health.body.indexing[0]?.stored ?? 0} | – | – |`);
     console.log(`| last acknowledged write → every document indexed (/healthz) | ${(toAllIndexed / 1000).toFixed(2)} s | – | – |`);
     console.log(`| server RSS growth per document (after a forced GC) | ${perDocument.toFixed(0)} bytes (floor: 64 float32 dims = 256 bytes) | 13.8 KB | ≤ 3,000 bytes |`);
     console.log(`| GET /documents/:id/similar p50 / p99 (4 in flight) | ${median(latencies).toFixed(1)} / ${latencies[Math.floor(latencies.length * 0.99)]!.toFixed(1)} ms | 4.7 / 16.2 ms (82k) | – |`);

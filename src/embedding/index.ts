@@ -28,6 +28,8 @@ export const EMBED_BATCH_SIZE = 256;
 export interface EmbedOptions {
   /** binary word-vector cache file, forwarded to workers (default: $KINDRED_DATA_DIR/cache/…) */
   wordVectorCacheFile?: string;
+  /** Batches in flight at once (default: two per worker); background work takes one, leaving the pool to requests. */
+  concurrency?: number;
 }
 
 export interface EmbeddedTexts {
@@ -82,7 +84,7 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
 export async function embedTextsDetailed(pool: WorkerPool, model: SerializedModel, texts: string[], options: EmbedOptions & { withSparse?: boolean } = {}): Promise<EmbeddedTexts> {
   const { id, dim } = modelInfo(model);
   const shared = sharedModelBytes(model); // no-op for bytes from serializeModel/fitModel
-  const parts = await mapLimited(batches(texts, EMBED_BATCH_SIZE), pool.threads * 2, (chunk) => {
+  const parts = await mapLimited(batches(texts, EMBED_BATCH_SIZE), options.concurrency ?? pool.threads * 2, (chunk) => {
     const task: EmbedTask = { model: shared, texts: chunk, withSparse: options.withSparse ?? true, wordVectorCacheFile: options.wordVectorCacheFile };
     return pool.run<EmbedTaskResult>('embed', task);
   });

@@ -76,6 +76,14 @@ const LATE_GROWTH_FACTOR = 4;
  */
 const SMALL_REFIT_GROWTH = 1.25;
 const FLUSH_BATCH = 512;
+/**
+ * Writes waiting to be embedded beyond which a writer waits for them (back-pressure): a bulk import cannot run
+ * ahead of its index by more than a second or two of embedding, so a read after it (which waits for every
+ * write before it) answers within that.
+ */
+const MAX_BACKLOG = 1024;
+/** Rounds of bringing a rebuild's concurrent writes into the new index before it is swapped in. */
+const DIRTY_ROUNDS = 3;
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
@@ -102,6 +110,9 @@ export class TenantContent {
   private told = 0;
   private applied = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /** Writers waiting for the backlog to shrink (`keepUp`). */
+  private drainWaiters: Array<() => void> = [];
+  private isReady = false;
   private flushTimer: NodeJS.Timeout | undefined;
   private refitting: Promise<void> | undefined;
   /** Ids written while a refit re-embeds the corpus: replayed on the new generation. */
@@ -124,6 +135,7 @@ export class TenantContent {
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
     // running a second rebuild alongside (two at once lost track of the writes made during them).
     this.ready = this.restored.then((restored) => (restored ? undefined : this.refit()));
+    this.ready.then(() => (this.isReady = true), () => undefined);
     if (settings.snapshotDir) {
       this.snapshotTimer = setInterval(() => void this.persist(), settings.snapshotEveryMs);
       this.snapshotTimer.unref();
@@ -230,11 +242,12 @@ export class TenantContent {
     return fitModel(this.pool, texts);
   }
 
-  private async embedInto(target: Pick<Generation, 'index' | 'model' | 'rerank' | 'terms'>, docs: DocumentRecord[]): Promise<void> {
+  /** Embeds `docs` into `target`; `background` work (a rebuild) keeps one batch in flight, leaving the pool to requests and writes. */
+  private async embedInto(target: Pick<Generation, 'index' | 'model' | 'rerank' | 'terms'>, docs: DocumentRecord[], background = false): Promise<void> {
     for (let i = 0; i < docs.length; i += 4096) {
       const chunk = docs.slice(i, i + 4096);
       const embedded = await embedTextsDetailed(this.pool, target.model, chunk.map((d) => d.text), {
-        withSparse: target.rerank, wordVectorCacheFile: this.settings.wordVectorCacheFile,
+        withSparse: target.rerank, wordVectorCacheFile: this.settings.wordVectorCacheFile, concurrency: background ? 1 : undefined,
       });
       chunk.forEach((doc, row) => {
         target.index.upsert(doc.id, embedded.vectors.subarray(row * embedded.dim, (row + 1) * embedded.dim));
@@ -247,6 +260,7 @@ export class TenantContent {
   private async rebuild(): Promise<void> {
     const started = Date.now();
     this.dirtyDuringRefit = new Set();
+    const toldAtStart = this.told;
     this.logEvent({ tenant: this.store.tenant }, 'content index rebuild started');
     const docs = await this.allDocuments();
     const model = sharedModelBytes(await this.fit(docs));
@@ -264,14 +278,28 @@ export class TenantContent {
       model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), fittedDocs: docs.length,
       index: new VectorIndex(info.dim, { pool: this.pool }), terms: new Map(),
     };
-    await this.embedInto(next, docs);
-    // The current generation already answers with the writes made meanwhile: the next one must too before
-    // it takes over (no await between the last of them and the swap).
-    for (let dirty = this.takeDirty(); dirty.length > 0; dirty = this.takeDirty()) await this.applyTo(next, dirty);
+    // The first build of a key is what its readers wait for: all hands; later ones run beside requests.
+    await this.embedInto(next, docs, this.generation !== undefined);
+    // The current generation already answers with the writes made meanwhile: bring them to the next one. Under
+    // a steady stream of writes this never runs dry, so after a few rounds the rest is queued as writes not yet
+    // applied (reads wait for them, as for any write) and the swap goes ahead.
+    for (let round = 0; round < DIRTY_ROUNDS; round++) {
+      const dirty = this.takeDirty();
+      if (dirty.length === 0) break;
+      await this.applyTo(next, dirty);
+    }
+    const rest = this.takeDirty();
     const previous = this.generation;
     this.generation = next;
     this.dirty = true;
     this.dirtyDuringRefit = undefined;
+    if (rest.length > 0) {
+      // The new index holds every write told before the rebuild read storage, not all since: reads wait for
+      // the next flush, which applies the rest to it.
+      this.applied = Math.min(this.applied, toldAtStart);
+      for (const id of rest) this.pending.add(id);
+      this.flushNow();
+    }
     if (previous) void (this.persisting ?? Promise.resolve()).then(() => previous.index.close());
     this.logEvent({ tenant: this.store.tenant, documents: docs.length, model: info.kind, dim: info.dim, ms: Date.now() - started }, 'content index built');
   }
@@ -298,6 +326,7 @@ export class TenantContent {
 
   clear(): void {
     this.pending.clear();
+    this.wakeWriters();
     for (const id of [...this.generation?.index.ids() ?? []]) this.generation.index.remove(id);
     this.generation?.terms.clear();
   }
@@ -319,14 +348,32 @@ export class TenantContent {
   private async flush(): Promise<void> {
     await this.ready;
     const upTo = this.told;
+    const generation = this.generation;
     try {
       const { refit } = await this.applyPending();
       // A small key's refit takes milliseconds and is what makes a new document's words known: writes settle after it.
       if (refit && this.generation.index.size < MIN_DOCS_FOR_CORPUS_MODEL) await refit;
     } finally {
-      // Also after a failure (logged by flushNow): a read waits for the attempt, never forever.
-      this.applied = Math.max(this.applied, upTo);
+      // Also after a failure (logged by flushNow): a read waits for the attempt, never forever. Not across a
+      // swap: what this flush applied went to the index swapped out (the next flush applies it again).
+      if (this.generation === generation) this.applied = Math.max(this.applied, upTo);
+      this.wakeWriters();
     }
+  }
+
+  /**
+   * Back-pressure for writers: waits while more than MAX_BACKLOG writes wait to be embedded (once the key's
+   * first build is done; before, writes only queue).
+   */
+  async keepUp(): Promise<void> {
+    while (this.isReady && this.pending.size > MAX_BACKLOG) {
+      if (!this.flushTimer) this.flushNow();
+      await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    }
+  }
+
+  private wakeWriters(): void {
+    for (const wake of this.drainWaiters.splice(0)) wake();
   }
 
   /**
@@ -351,8 +398,12 @@ export class TenantContent {
     while (this.pending.size) {
       const ids = [...this.pending].slice(0, 4096);
       for (const id of ids) this.pending.delete(id);
-      await this.applyTo(this.generation, ids);
-      this.dirty = true;
+      try {
+        await this.applyTo(this.generation, ids);
+      } finally {
+        this.dirty = true;
+        this.wakeWriters();
+      }
     }
     return { refit: this.maybeRefit() };
   }
@@ -433,14 +484,16 @@ export class TenantContent {
 
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
-    await this.caughtUp();
     if (k <= 0) return [];
-    let generation = this.generation;
-    let vector = await this.queryVector(generation, query);
-    // A refit may swap the model in while the query is embedded: vectors of two models do not compare.
-    for (let attempt = 0; generation !== this.generation && attempt < 3; attempt++) {
+    let generation: Generation;
+    let vector: Float32Array;
+    // A refit may swap a new index in while the query is embedded: vectors of two models do not compare, and
+    // the new index may still lack writes the old one had (caughtUp waits for them).
+    for (let attempt = 0; ; attempt++) {
+      await this.caughtUp();
       generation = this.generation;
       vector = await this.queryVector(generation, query);
+      if (generation === this.generation || attempt >= 3) break;
     }
     const { index, model, rerank, terms, dim } = generation;
     if (vector.every((x) => x === 0)) return [];

@@ -19,6 +19,10 @@ export interface IndexingProgress {
 }
 
 const PROGRESS_TTL_MS = 2000;
+/** Documents read from storage and sent to the keyword worker at once. */
+const REFRESH_BATCH = 1000;
+/** Documents waiting for their keyword and facts refresh beyond which writers wait (as the content index's). */
+const MAX_DOCUMENT_BACKLOG = 1024;
 
 /**
  * Everything derived in memory for one key: filter facts, the content recommender and the
@@ -38,6 +42,9 @@ export class TenantIndexes {
   private queue: Promise<void> = Promise.resolve();
   private stored = 0;
   private storedAt = 0;
+  /** Documents written since the queued refresh was taken (see touchDocument). */
+  private readonly dirtyDocuments = new Set<string>();
+  private refreshQueued = false;
 
   constructor(
     private readonly store: TenantStore,
@@ -93,17 +100,44 @@ export class TenantIndexes {
     return { id: doc.id, text: doc.text, meta: doc.meta, tags, published_at: doc.published_at, created_at: doc.created_at, updated_at: doc.updated_at };
   }
 
-  private async refreshDocument(id: string): Promise<void> {
-    const doc = await this.store.documents.get(id);
-    if (!doc) {
-      this.facts.removeDocument(id);
-      this.tagModel.removeDocument(id);
-      await this.keywords.remove(this.store.tenant, id);
-      return;
+  /** Brings documents' facts, tag-model entries and keyword entries to what storage holds (in batches). */
+  private async refreshDocuments(ids: readonly string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += REFRESH_BATCH) {
+      const batch = ids.slice(i, i + REFRESH_BATCH);
+      const docs = await this.store.documents.getMany(batch);
+      const gone = batch.filter((_, j) => docs[j] === undefined);
+      const present = docs.filter((d): d is DocumentRecord => d !== undefined);
+      for (const id of gone) {
+        this.facts.removeDocument(id);
+        this.tagModel.removeDocument(id);
+      }
+      for (const doc of present) {
+        this.facts.setPublished(doc.id, doc.published_at);
+        this.tagModel.sync(doc.id, doc.text, this.facts.tags(doc.id));
+      }
+      if (gone.length) await this.keywords.remove(this.store.tenant, gone);
+      if (present.length) await this.keywords.upsert(this.store.tenant, present.map((d) => this.keywordDocument(d, this.facts.tags(d.id))));
     }
-    this.facts.setPublished(id, doc.published_at);
-    this.tagModel.sync(id, doc.text, this.facts.tags(id));
-    await this.keywords.upsert(this.store.tenant, this.keywordDocument(doc, this.facts.tags(id)));
+  }
+
+  private refreshDocument(id: string): Promise<void> {
+    return this.refreshDocuments([id]);
+  }
+
+  /**
+   * Queues a document's refresh. Documents written one after another share one queued refresh (read from
+   * storage in batches): one task per write kept a bulk import's keyword index seconds behind it.
+   */
+  private touchDocument(id: string): void {
+    this.dirtyDocuments.add(id);
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    this.enqueue(async () => {
+      this.refreshQueued = false;
+      const ids = [...this.dirtyDocuments];
+      this.dirtyDocuments.clear();
+      await this.refreshDocuments(ids);
+    });
   }
 
   private async refreshTagging(documentId: string, tagId: string): Promise<void> {
@@ -129,7 +163,7 @@ export class TenantIndexes {
     switch (change.entity) {
       case 'document':
         this.content.touch(change.id);
-        this.enqueue(() => this.refreshDocument(change.id));
+        this.touchDocument(change.id);
         break;
       case 'tagging':
         if (change.remote) {
@@ -139,13 +173,13 @@ export class TenantIndexes {
         }
         if (change.op === 'put') this.facts.tag(first, second);
         else this.facts.untag(first, second);
-        this.enqueue(() => this.refreshDocument(first));
+        this.touchDocument(first);
         break;
       case 'tag':
         if (change.op === 'delete') {
           const docs = [...(this.facts.documentsTagged(change.id) ?? [])];
           this.facts.removeTag(change.id);
-          for (const id of docs) this.enqueue(() => this.refreshDocument(id));
+          for (const id of docs) this.touchDocument(id);
         }
         break;
       case 'all':
@@ -168,10 +202,19 @@ export class TenantIndexes {
     });
   }
 
-  /** Read your writes: resolves once every change told so far is in every index of the key (docs/decisions.md). */
-  async caughtUp(): Promise<void> {
+  /** Back-pressure for writers: resolves once the key's content and keyword indexes are near enough its writes. */
+  async keepUp(): Promise<void> {
+    await this.content.keepUp();
+    while (this.dirtyDocuments.size > MAX_DOCUMENT_BACKLOG) await this.queue;
+  }
+
+  /**
+   * Read your writes: resolves once every change told so far is in the content index and, unless `facts` is
+   * false (no filter to evaluate), in the facts and the keyword index (docs/decisions.md).
+   */
+  async caughtUp(options: { facts?: boolean } = {}): Promise<void> {
     await this.ready;
-    await Promise.all([this.documentsSettled(), this.content.caughtUp()]);
+    await Promise.all([options.facts === false ? undefined : this.documentsSettled(), this.content.caughtUp()]);
   }
 
   /** How far the content index is: documents in it, and documents stored (read at most every PROGRESS_TTL_MS). */

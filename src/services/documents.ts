@@ -43,6 +43,7 @@ export async function createDocument(ctx: TenantContext, input: DocumentInput, c
   };
   if (!(await ctx.store.documents.insert(doc))) throw alreadyExists('Document', id);
   await publish(ctx, 'document', 'put', id);
+  await ctx.indexes().keepUp();
   return doc;
 }
 
@@ -57,6 +58,7 @@ export async function updateDocument(ctx: TenantContext, id: string, input: Docu
   };
   if (!(await ctx.store.documents.replace(updated))) throw notFound('Document');
   await publish(ctx, 'document', 'put', id);
+  await ctx.indexes().keepUp();
   return updated;
 }
 

@@ -75,7 +75,8 @@ async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<Docu
 
 async function similarToDocuments(ctx: TenantContext, docs: DocumentRecord[], options: CandidateOptions, alsoExclude: Iterable<string>): Promise<Similar[]> {
   const indexes = ctx.indexes();
-  await indexes.caughtUp();
+  // Facts (tags, publication times) matter only to a filter.
+  await indexes.caughtUp({ facts: options.filter !== undefined });
   return indexes.content.similar(
     { documents: docs, texts: docs.map((d) => d.text) },
     options.number ?? DEFAULT_NUMBER,
@@ -95,7 +96,8 @@ export async function similarToIds(ctx: TenantContext, ids: string[], options: C
 
 export async function similarToText(ctx: TenantContext, text: string, options: CandidateOptions): Promise<Similar[]> {
   const indexes = ctx.indexes();
-  await indexes.caughtUp();
+  // Facts (tags, publication times) matter only to a filter.
+  await indexes.caughtUp({ facts: options.filter !== undefined });
   return indexes.content.similar({ texts: [text] }, options.number ?? DEFAULT_NUMBER, searchLimits(indexes, options));
 }
 

@@ -54,6 +54,8 @@ export class ApproximateIndex {
   private readonly idToLabel = new Map<string, number>();
   private nextLabel = 1;
   private dirty = new Set<string>();
+  /** Changes taken by the flush in progress, not in FAISS yet. */
+  private applying: ReadonlySet<string> = new Set();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private ready = false;
@@ -135,6 +137,12 @@ export class ApproximateIndex {
     return out;
   }
 
+  /** Ids changed in the store that FAISS does not reflect yet: searches score them exactly. */
+  *unapplied(): Iterable<string> {
+    yield* this.applying;
+    yield* this.dirty;
+  }
+
   /** Marks `id` as changed (upserted or removed) in the store. */
   noteChange(id: string): void {
     this.dirty.add(id);
@@ -154,6 +162,9 @@ export class ApproximateIndex {
     if (this.flushing) return this.flushing.then(() => (this.dirty.size > 0 ? this.flush() : undefined));
     if (!this.ready || this.paused > 0 || this.dirty.size === 0) return Promise.resolve();
     this.flushing = this.applyDirty().finally(() => {
+      // After a failure the batch's ids stay unapplied: searches keep scoring them exactly.
+      for (const id of this.applying) this.dirty.add(id);
+      this.applying = new Set();
       this.flushing = undefined;
     });
     return this.flushing;
@@ -162,6 +173,7 @@ export class ApproximateIndex {
   private async applyDirty(): Promise<void> {
     while (this.dirty.size > 0) {
       const batch = this.dirty;
+      this.applying = batch;
       this.dirty = new Set();
       const removed: number[] = [];
       const addIds: string[] = [];
@@ -195,6 +207,7 @@ export class ApproximateIndex {
         });
         await this.faiss.add(vectors, labels);
       }
+      this.applying = new Set();
     }
   }
 

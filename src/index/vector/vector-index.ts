@@ -54,6 +54,12 @@ export interface SearchOptions {
 let nextStoreNumber = 1;
 
 
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
 function normalised(vec: Float32Array): Float32Array {
   let sum = 0;
   for (let i = 0; i < vec.length; i++) sum += vec[i] * vec[i];
@@ -266,7 +272,18 @@ export class VectorIndex {
     if (exclude) for (const id of exclude) if (this.has(id)) excluded++;
     const fetch = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, k + excluded);
     const raw = await approx.search(q, fetch, allow);
-    const hits = raw.filter((h) => !exclude?.has(h.id)).slice(0, k);
+    // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
+    const unapplied = new Set(approx.unapplied());
+    const merged = unapplied.size === 0 ? raw : raw.filter((h) => !unapplied.has(h.id));
+    if (unapplied.size > 0) {
+      for (const id of unapplied) {
+        if (exclude?.has(id) || (allow && !allow.has(id))) continue;
+        const row = this.store.vectorOf(id);
+        if (row) merged.push({ id, score: dot(q, row) });
+      }
+      merged.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    }
+    const hits = merged.filter((h) => !exclude?.has(h.id)).slice(0, k);
     const eligible = (allow ? allow.size : this.size) - excluded;
     // too few results (a filter the probed lists barely cover): answer exactly instead
     if (hits.length < Math.min(k, eligible)) return undefined;

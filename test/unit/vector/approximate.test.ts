@@ -90,6 +90,27 @@ const available = VectorIndex.approximateAvailable();
     index.close();
   });
 
+  it('finds a row upserted a moment ago, before FAISS has taken the change (read your writes)', async () => {
+    const dim = 16;
+    const data = clustered(1200, dim, 11);
+    const index = new VectorIndex(dim, { approximate: { minRows: 1000 } });
+    for (const [id, v] of data) index.upsert(id, v);
+    await index.flushApproximate();
+    assert.equal(index.approximateState, 'ready');
+    const next = rng(12);
+    for (let i = 0; i < 20; i++) {
+      const v = randomUnit(dim, next);
+      index.upsert(`fresh-${i}`, v);
+      const hits = await index.search(v, 5);
+      assert.equal(hits[0]?.id, `fresh-${i}`, JSON.stringify(hits));
+    }
+    // an update moves a row: its stale FAISS copy must not answer for it
+    const moved = randomUnit(dim, next);
+    index.upsert('p7', moved);
+    assert.equal((await index.search(moved, 1))[0]?.id, 'p7');
+    index.close();
+  });
+
   it('rebuilds aside while searches continue', async () => {
     const dim = 16;
     const data = clustered(3000, dim, 4);
