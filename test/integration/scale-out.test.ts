@@ -114,16 +114,22 @@ describe('several processes on one MongoDB database (change log, leases)', funct
       console.log([...first.lines, '----', ...second.lines].filter((l) => !l.includes('"request"')).join('\n'));
       throw error;
     }
-    await new Promise((resolve) => setTimeout(resolve, 4000));
-
     // The log's JSON lines only: stderr may carry other lines (warnings of the runtime or of libraries).
     const slots = (server: RunningServer, message: string) => server.lines
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as { msg?: string; slot?: string })
       .filter((entry) => entry.msg === message && entry.slot)
       .map((entry) => entry.slot!);
-    const ran = [...slots(first, 'scheduled training'), ...slots(second, 'scheduled training')];
-    const yielded = [...slots(first, 'scheduled training taken by another process'), ...slots(second, 'scheduled training taken by another process')];
+    const ranSlots = () => [...slots(first, 'scheduled training'), ...slots(second, 'scheduled training')];
+    const yieldedSlots = () => [...slots(first, 'scheduled training taken by another process'), ...slots(second, 'scheduled training taken by another process')];
+    // Slots come every 2 s; a busy worker (one per process here) can delay a run past its slot: wait for two
+    // runs and a yield rather than for a fixed time.
+    await within(30_000, 'two scheduled runs and a slot yielded', async () => {
+      const ran = ranSlots();
+      return ran.length >= 2 && yieldedSlots().some((slot) => ran.includes(slot));
+    }).catch(() => undefined);
+    const ran = ranSlots();
+    const yielded = yieldedSlots();
     assert.ok(ran.length >= 2, `too few scheduled runs: ${ran.length}`);
     assert.equal(new Set(ran).size, ran.length, `a slot ran twice: ${ran.join(', ')}`);
     assert.ok(yielded.some((slot) => ran.includes(slot)), 'no process ever yielded a slot to the other');
