@@ -8,6 +8,7 @@
  *
  *   npm run bench:quality [-- --limit 2000] [-- --candidates 200] [-- --threads 2]
  *                         [-- --corpus-size 1000] [-- --word-vectors | --lsa]   (force a model; default: by size)
+ *                         [-- --dim 128]   (LSA dimensions; default: lsaDimensions of the corpus size)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -247,7 +248,7 @@ export class RerankRanker implements Ranker {
   constructor(private readonly pipeline: EmbeddingPipeline, private readonly options: RerankOptions & { useDense: boolean; useDenseFeedback?: boolean }) {
     const o = options;
     this.name = `embedding top-${pipeline.candidateCount} + rerank (m=${o.feedbackDocs ?? 3}, a=${o.feedbackWeight ?? 2}` +
-      `${o.useDense ? `, λ=${o.denseWeight ?? 0.6}` : ', no dense'}${o.useDenseFeedback ? `, μ=${o.denseFeedbackWeight ?? 0.6}` : ''})`;
+      `${o.useDense ? `, λ=${o.denseWeight ?? 0.6}` : ', no dense'}${o.useDenseFeedback ? `, μ=${o.denseFeedbackWeight ?? 1}` : ''})`;
   }
   index(corpus: readonly LabelledDoc[]): Promise<void> {
     return this.pipeline.index(corpus);
@@ -293,7 +294,11 @@ async function main(): Promise<void> {
   const threads = argValue('threads', 2);
   const corpus = evenSample(loadSplit('train'), argValue('corpus-size', Infinity));
   const model = process.argv.includes('--word-vectors') ? 'word-vectors' : process.argv.includes('--lsa') ? 'lsa' : 'auto';
-  const fitOptions: FitOptions = model === 'word-vectors' ? { minDocsForCorpusModel: Infinity } : model === 'lsa' ? { minDocsForCorpusModel: 0 } : {};
+  const dim = argValue('dim', NaN);
+  const fitOptions: FitOptions = {
+    ...(model === 'word-vectors' ? { minDocsForCorpusModel: Infinity } : model === 'lsa' ? { minDocsForCorpusModel: 0 } : {}),
+    ...(Number.isFinite(dim) ? { dim } : {}),
+  };
   const queries = evenSample(loadSplit('test'), limit);
   const labelOf = new Map(corpus.map((d) => [d.id, d.label] as const));
   console.log(`20NG: corpus ${corpus.length} train docs, ${queries.length} test queries, header block stripped`);

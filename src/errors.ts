@@ -33,7 +33,7 @@ export class ApiError extends Error {
 
 /** The worker pool's queue is full (a domain condition, not an HTTP one): `toApiError` answers it 503. */
 export class BusyError extends Error {
-  readonly code = 'busy';
+  readonly code = 'busy' as const;
   constructor() {
     super('The server is busy; retry shortly');
     this.name = 'BusyError';
@@ -43,7 +43,7 @@ export class BusyError extends Error {
 /** The HTTP answer of an error, if it has one (anything else is a 500). */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error instanceof BusyError) return new ApiError(503, error.message, { 'Retry-After': '1' }, 'busy');
+  if (error instanceof BusyError) return new ApiError(503, error.message, { 'Retry-After': '1' }, error.code);
   return undefined;
 }
 

@@ -6,12 +6,12 @@ import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
 import { corsMiddleware } from './cors';
 import type { CorsOrigins } from '../config';
-import { VersionDispatcher, withErrorCode, type Call, type Services } from './dispatch';
+import { VersionDispatcher, withErrorCode, type Services } from './dispatch';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
 import type { DashboardData, IndexingProgress } from '../ops/operations';
 import { openApiDocument } from './openapi';
-import type { ApiVersion, Reply } from './route';
+import type { ApiVersion, Call, Reply } from './route';
 
 /** Keys listed in /healthz's indexing progress. */
 const HEALTH_KEYS = 50;
@@ -95,8 +95,9 @@ export function createApp(options: AppOptions): express.Express {
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
   });
+  const metricsGuard = new AdminGuard(options.adminToken);
   app.get('/metrics', async (req, res) => {
-    if (!new AdminGuard(options.adminToken).admits(req, res)) return;
+    if (!metricsGuard.admits(req, res)) return;
     res.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
   const dashboard = options.dashboard;

@@ -7,8 +7,6 @@ import type { ApiVersion, Call, Reply, RouteDef } from './route';
 import { Router } from './router';
 import { compileBody, compileQuery, type Validator } from './validation';
 
-export type { Call };
-
 /** Told about every answered call: version, route template (or 'unmatched'), status, seconds. */
 export type CallObserver = (version: string, route: string, method: string, status: number, seconds: number) => void;
 
@@ -63,12 +61,12 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** A version's routes compiled once: matching, validation and authentication in front of each handler. */
 /** An error's answer carries its stable code in a header: bodies keep the shapes each version documents. */
 export function withErrorCode(reply: Reply, error: ApiError): Reply {
   return { ...reply, headers: { ...reply.headers, [ERROR_CODE_HEADER]: error.code } };
 }
 
+/** A version's routes compiled once: matching, validation and authentication in front of each handler. */
 export class VersionDispatcher {
   private readonly router: Router;
   private readonly prepared = new Map<RouteDef, PreparedRoute>();

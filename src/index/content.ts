@@ -193,7 +193,7 @@ export class TenantContent {
     this.persisting ??= (async () => {
       const savedAt = new Date().toISOString();
       this.dirty = false;
-      await this.settled();
+      await this.caughtUp();
       const { model, index, terms, fittedDocs } = this.generation;
       const started = Date.now();
       this.logEvent({ tenant: this.store.tenant, documents: index.size }, 'content snapshot writing');
@@ -357,7 +357,6 @@ export class TenantContent {
       // Also after a failure (logged by flushNow): a read waits for the attempt, never forever. Not across a
       // swap: what this flush applied went to the index swapped out (the next flush applies it again).
       if (this.generation === generation) this.applied = Math.max(this.applied, upTo);
-      this.wakeWriters();
     }
   }
 
@@ -366,10 +365,8 @@ export class TenantContent {
    * first build is done; before, writes only queue).
    */
   async keepUp(): Promise<void> {
-    while (this.isReady && this.pending.size > MAX_BACKLOG) {
-      if (!this.flushTimer) this.flushNow();
-      await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
-    }
+    // Every write schedules a flush (at once past FLUSH_BATCH), and each applied chunk wakes the writers.
+    while (this.isReady && this.pending.size > MAX_BACKLOG) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
   private wakeWriters(): void {
@@ -420,16 +417,6 @@ export class TenantContent {
     if (present.length) await this.embedInto(generation, present);
   }
 
-  /** Waits until every write told so far is searchable. */
-  async settled(): Promise<void> {
-    await this.ready;
-    while (this.pending.size || this.flushTimer) {
-      await new Promise((r) => setTimeout(r, 10));
-      await this.flushing;
-    }
-    await this.flushing;
-  }
-
   /**
    * Whether the key has grown enough for a new model. Once a model was fitted on a full sample
    * (maxFitTexts), a refit learns little more and still re-embeds every document, so growth must be
@@ -457,7 +444,7 @@ export class TenantContent {
     const vectors = query.documents
       ? await Promise.all(query.documents.map(async (doc) => generation.index.vectorOf(doc.id) ?? (await this.embedWith(generation, [doc.text]))[0]!))
       : await this.embedWith(generation, query.texts);
-    return vectors.length === 1 ? vectors[0]! : TenantContent.centroid(vectors);
+    return TenantContent.centroid(vectors);
   }
 
   private async embedWith(generation: Generation, texts: string[]): Promise<Float32Array[]> {

@@ -1,6 +1,7 @@
-import { ApiError, badRequest, ERROR_CODE_HEADER, toApiError } from '../../errors';
+import { ApiError, badRequest, toApiError } from '../../errors';
+import { withErrorCode } from '../../http/dispatch';
 import type { Call, Reply, RequestContext, RouteDef } from '../../http/route';
-import { ok, route } from './handlers';
+import { jsonError, ok, route } from './handlers';
 
 export const MAX_BATCH_OPS = 100;
 
@@ -51,7 +52,7 @@ async function runOne(req: RequestContext, op: BatchOperation): Promise<ReturnTy
     return result(await req.dispatch(call));
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError) return result({ status: apiError.status, body: { message: apiError.message }, headers: { [ERROR_CODE_HEADER]: apiError.code } });
+    if (apiError) return result(withErrorCode(jsonError(apiError), apiError));
     return result({ status: 500, body: { message: 'Internal server error' } });
   }
 }

@@ -274,16 +274,13 @@ export class VectorIndex {
     const raw = await approx.search(q, fetch, allow);
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
     const unapplied = new Set(approx.unapplied());
-    const merged = unapplied.size === 0 ? raw : raw.filter((h) => !unapplied.has(h.id));
-    if (unapplied.size > 0) {
-      for (const id of unapplied) {
-        if (exclude?.has(id) || (allow && !allow.has(id))) continue;
-        const row = this.store.vectorOf(id);
-        if (row) merged.push({ id, score: dot(q, row) });
-      }
-      merged.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    let hits = raw.filter((h) => !exclude?.has(h.id) && !unapplied.has(h.id));
+    for (const id of unapplied) {
+      const row = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.vectorOf(id);
+      if (row) hits.push({ id, score: dot(q, row) });
     }
-    const hits = merged.filter((h) => !exclude?.has(h.id)).slice(0, k);
+    if (unapplied.size > 0) hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    hits = hits.slice(0, k);
     const eligible = (allow ? allow.size : this.size) - excluded;
     // too few results (a filter the probed lists barely cover): answer exactly instead
     if (hits.length < Math.min(k, eligible)) return undefined;
