@@ -46,3 +46,8 @@ export interface ApiKeyRecord {
 }
 
 export const now = (): string => new Date().toISOString();
+
+/** A JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -13,9 +13,12 @@ const errorResponse = {
   content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } } },
 };
 
+/** The part of an object schema the parameter list is made from. */
+interface ObjectSchema { properties?: Record<string, Record<string, unknown>>; required?: string[] }
+
 function queryParameters(schema: Schema | undefined): Array<Record<string, unknown>> {
-  const properties = (schema?.properties ?? {}) as Record<string, Schema>;
-  const required = new Set((schema?.required ?? []) as string[]);
+  const { properties = {}, required: requiredNames = [] } = (schema ?? {}) as ObjectSchema;
+  const required = new Set(requiredNames);
   return Object.entries(properties).map(([name, s]) => {
     const { default: _default, ...rest } = s;
     return { name, in: 'query', required: required.has(name), schema: _default === undefined ? rest : { ...rest, default: _default } };

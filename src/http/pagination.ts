@@ -1,11 +1,12 @@
-import type { Reply, RequestContext, Schema } from './route';
+import { Type } from 'typebox';
+import type { Reply, RequestContext } from './route';
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 25;
 
-export const paginationQuery: Record<string, Schema> = {
-  page: { type: 'integer', minimum: 1, default: 1 },
-  per_page: { type: 'integer', minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE },
+export const paginationQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })),
 };
 
 export interface PageRequest {
@@ -15,9 +16,9 @@ export interface PageRequest {
   limit: number;
 }
 
-export function pageOf(query: Record<string, unknown>): PageRequest {
-  const page = Number(query.page ?? 1);
-  const perPage = Number(query.per_page ?? DEFAULT_PER_PAGE);
+export function pageOf(query: { page?: number; per_page?: number }): PageRequest {
+  const page = query.page ?? 1;
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
 }
 

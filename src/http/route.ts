@@ -1,19 +1,21 @@
+import type { TSchema } from 'typebox';
 import type { ApiError } from '../errors';
 import type { TenantApi } from '../services/tenant';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** A JSON Schema literal; ajv compiles it once at start-up. */
-export type Schema = Record<string, unknown>;
+/** A JSON Schema (built with TypeBox, so handlers get its type); ajv compiles it once at start-up. */
+export type Schema = TSchema;
 
-export interface RequestContext {
+/** `Query` and `Body` are what the route's schemas guarantee (see `route` in src/api/common/handlers.ts). */
+export interface RequestContext<Query = Record<string, unknown>, Body = unknown> {
   /** The key's services: the only way a handler reaches the domain. */
   tenant: TenantApi;
   params: Record<string, string>;
   /** Validated and coerced by the route's query schema. */
-  query: Record<string, unknown>;
+  query: Query;
   /** Validated by the route's body schema; undefined when no body was sent. */
-  body: unknown;
+  body: Body;
   /** Path as the client sent it (with any version prefix) and its raw query, for Link headers. */
   path: string;
   rawQuery: Record<string, unknown>;

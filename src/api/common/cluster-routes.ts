@@ -1,9 +1,10 @@
+import { Type } from 'typebox';
 import { pagedReply, pageOf, paginationQuery } from '../../http/pagination';
 import type { RequestContext, RouteDef } from '../../http/route';
 import { ClusterService, MAX_CLUSTERS, MIN_CLUSTERS } from '../../services/clusters';
 import type { Dialect } from './dialect';
 import { ok, route } from './handlers';
-import { objectQuery } from './schemas';
+
 
 export interface ClusterRoutesOptions {
   d: Dialect;
@@ -14,7 +15,7 @@ export interface ClusterRoutesOptions {
 /** Reading a model answers 201 in both versions, as the spec gives it. */
 const READ_STATUS = 201;
 
-const createBody = objectQuery({ number_clusters: { type: 'integer', minimum: MIN_CLUSTERS, maximum: MAX_CLUSTERS } }, ['number_clusters']);
+const createBody = Type.Object({ number_clusters: Type.Integer({ minimum: MIN_CLUSTERS, maximum: MAX_CLUSTERS }) });
 
 const modelId = (req: RequestContext) => ClusterService.modelId(req.params.id);
 const clusterId = (req: RequestContext) => ClusterService.clusterId(req.params.cluster_id);
@@ -24,14 +25,13 @@ export function clusterRoutes(o: ClusterRoutesOptions): RouteDef[] {
   const { d } = o;
   return [
     route('POST', '/cluster-models', async (req) => {
-      const { number_clusters } = req.body as { number_clusters: number };
-      return ok(await req.tenant.clusters.create(number_clusters), 201);
+      return ok(await req.tenant.clusters.create(req.body.number_clusters), 201);
     }, { body: createBody }),
     route('GET', '/cluster-models', async (req) => {
       const page = pageOf(req.query);
       const list = await req.tenant.clusters.list(page);
       return pagedReply(req, list.items, list.total, page);
-    }, { query: objectQuery(paginationQuery) }),
+    }, { query: Type.Object(paginationQuery) }),
     route('GET', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.get(modelId(req)), READ_STATUS)),
     route('DELETE', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.delete(modelId(req)), o.deleteStatus)),
     route('GET', '/cluster-models/:id/clusters', async (req) => ok(await req.tenant.clusters.clusters(modelId(req)))),

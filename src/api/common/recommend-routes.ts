@@ -1,17 +1,16 @@
+import { Type, type Static } from 'typebox';
 import { badRequest } from '../../errors';
-import type { RequestContext, RouteDef, Schema } from '../../http/route';
-import * as documents from '../../services/documents';
-import * as hybrid from '../../services/hybrid';
+import type { RequestContext, RouteDef } from '../../http/route';
+import type * as hybrid from '../../services/hybrid';
 import * as recommend from '../../services/recommend';
 import type { HybridAnswer } from '../../models/hybrid/recommender';
 import { anyId, documentViews, ok, route, type IdParam } from './handlers';
 import type { Dialect } from './dialect';
 import { parseFields, type DocumentField } from './fields';
-import { objectQuery } from './schemas';
+import { fieldsQuery, idList, onlyIf } from './schemas';
 
-const numberSchema: Schema = { type: 'integer', minimum: 1, maximum: recommend.MAX_NUMBER, default: recommend.DEFAULT_NUMBER };
-const idList: Schema = { type: 'array', items: { type: ['string', 'integer'] } };
-const textSchema: Schema = { type: 'string', minLength: 1 };
+const numberParam = Type.Optional(Type.Integer({ minimum: 1, maximum: recommend.MAX_NUMBER, default: recommend.DEFAULT_NUMBER }));
+const textParam = Type.String({ minLength: 1 });
 
 /** Lists of ids may come as repeated parameters, `name[]` parameters or comma-separated values. */
 export function idListOf(value: unknown): string[] | undefined {
@@ -36,12 +35,28 @@ export interface RecommendRoutesOptions {
 
 type Options = RecommendRoutesOptions;
 
+/** Every parameter a recommendation route may take; each route's schema holds the ones its version has. */
+const commonParams = (o: Options) => ({
+  number: numberParam,
+  fields: Type.Optional(fieldsQuery),
+  expand_meta: Type.Optional(Type.Boolean()),
+  ...onlyIf(o.filter, { filter: Type.Optional(Type.String()) }),
+});
+const selectParams = { select_from: Type.Optional(idList), exclude: Type.Optional(idList) };
+const hybridParams = (o: Options) => onlyIf(o.hybrid !== false, {
+  use_hybrid: Type.Optional(Type.Boolean({ default: false })),
+  unseen_only: Type.Optional(Type.Boolean({ default: true })),
+  user_id: Type.Optional(Type.String()),
+});
+const allParams = (o: Options) => Type.Object({ ...commonParams(o), ...selectParams, ...hybridParams(o) });
+type Params = Static<ReturnType<typeof allParams>>;
+
 /** select_from and exclude are honoured by both recommenders (the spec reserves them to the hybrid one on v6's similar; honouring them there too breaks no client). */
-function candidateOptions(o: Options, input: Record<string, unknown>): recommend.CandidateOptions {
+function candidateOptions(o: Options, input: Params): recommend.CandidateOptions {
   if (!o.filter && input.filter !== undefined) throw badRequest('filter is not available in this version');
   return {
-    number: input.number as number | undefined,
-    filter: o.filter ? (input.filter as string | undefined) : undefined,
+    number: input.number,
+    filter: o.filter ? input.filter : undefined,
     selectFrom: idListOf(input.select_from),
     exclude: idListOf(input.exclude),
     visible: o.d.showsEveryDocument ? undefined : (id) => o.d.visible(id),
@@ -49,7 +64,7 @@ function candidateOptions(o: Options, input: Record<string, unknown>): recommend
 }
 
 /** Result items (`{id, similarity}` or `{id, score}`) with the requested document fields (or v3's meta). */
-async function withFields<T extends { id: string }>(o: Options, req: RequestContext, items: T[], input: Record<string, unknown>) {
+async function withFields<T extends { id: string }>(o: Options, req: RequestContext, items: T[], input: Params) {
   const fields = o.expandMeta && input.expand_meta === true ? new Set<DocumentField>(['meta']) : parseFields(input.fields, o.d.fields, o.fieldsDefault);
   if (fields.size === 0) return items.map((i) => ({ ...i, id: o.d.id(i.id) }));
   const present = await req.tenant.documents.presentDocuments(items.map((i) => i.id));
@@ -60,10 +75,10 @@ async function withFields<T extends { id: string }>(o: Options, req: RequestCont
   });
 }
 
-const similarItems = (o: Options, req: RequestContext, items: recommend.Similar[], input: Record<string, unknown>) => withFields(o, req, items, input);
+const similarItems = (o: Options, req: RequestContext, items: recommend.Similar[], input: Params) => withFields(o, req, items, input);
 
 /** The hybrid answer in the version's shape: v6/v5 list `document_ids`/`user_ids`; v3 and similar-to-ids use recognised/unrecognised. */
-async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer, input: Record<string, unknown>, idsStyle: boolean) {
+async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer, input: Params, idsStyle: boolean) {
   const results = await withFields(o, req, answer.results, input);
   const docs = answer.recognisedDocuments.map((r) => ({ id: o.d.id(r.id), recognised: r.recognised }));
   const user = answer.recognisedUser;
@@ -81,74 +96,65 @@ async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer,
   return { results, recognised, unrecognised };
 }
 
-function hybridOptions(input: Record<string, unknown>): hybrid.HybridOptions {
+function hybridOptions(input: Params): hybrid.HybridOptions {
   if (input.filter !== undefined) throw badRequest('filter can be used only with the content-based recommender (use_hybrid=false)');
   return {
-    number: input.number as number | undefined,
+    number: input.number,
     selectFrom: idListOf(input.select_from),
     exclude: idListOf(input.exclude),
-    userId: input.user_id as string | undefined,
-    unseenOnly: input.unseen_only as boolean | undefined,
+    userId: input.user_id,
+    unseenOnly: input.unseen_only,
   };
 }
 
-const useHybrid = (o: Options, input: Record<string, unknown>) => o.hybrid !== false && input.use_hybrid === true;
-
-const queryOf = (req: RequestContext) => req.query;
-const bodyOf = (req: RequestContext) => req.body as Record<string, unknown>;
+const useHybrid = (o: Options, input: Params) => o.hybrid !== false && input.use_hybrid === true;
 
 export function recommendRoutes(o: Options): RouteDef[] {
-  const common: Record<string, Schema> = {
-    number: numberSchema, fields: { type: 'string' }, expand_meta: { type: 'boolean' },
-    ...(o.filter ? { filter: { type: 'string' } } : {}),
-  };
-  const hybridParams: Record<string, Schema> = o.hybrid === false ? {} : {
-    use_hybrid: { type: 'boolean', default: false }, unseen_only: { type: 'boolean', default: true }, user_id: { type: 'string' },
-  };
-  const select: Record<string, Schema> = { select_from: idList, exclude: idList };
+  const common = commonParams(o);
   const id = o.idParam ?? anyId;
   const routes = [
     route('GET', '/documents/:id/similar', async (req) => {
-      const input = queryOf(req);
+      const input = req.query;
       if (useHybrid(o, input)) {
         const answer = await req.tenant.hybrid.hybridSimilar([id(req.params.id)], hybridOptions(input));
         return ok(await hybridBody(o, req, answer, input, false));
       }
       const items = await req.tenant.recommend.similarToDocument(id(req.params.id), candidateOptions(o, input));
       return ok(await similarItems(o, req, items, input));
-    }, { query: objectQuery({ ...common, ...select, ...hybridParams }) }),
+    }, { query: allParams(o) }),
     route('POST', '/documents/similar-to-text', async (req) => {
-      const body = bodyOf(req);
-      const items = await req.tenant.recommend.similarToText(body.text as string, candidateOptions(o, body));
+      const { body } = req;
+      const items = await req.tenant.recommend.similarToText(body.text, candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
-    }, { body: objectQuery({ ...common, text: textSchema, select_from: idList }, ['text']) }),
+    }, { body: Type.Object({ ...common, text: textParam, select_from: selectParams.select_from }) }),
     route('GET', '/users/:id/recommendations', async (req) => {
-      const input = queryOf(req);
+      const input = req.query;
       if (useHybrid(o, input)) {
         const answer = await req.tenant.hybrid.hybridForUser(id(req.params.id), hybridOptions(input));
         return ok(await hybridBody(o, req, answer, input, false));
       }
       const items = await req.tenant.recommend.contentRecommendationsForUser(id(req.params.id), candidateOptions(o, input));
       return ok(await similarItems(o, req, items, input));
-    }, { query: objectQuery({ ...common, ...select, ...hybridParams }) }),
+    }, { query: allParams(o) }),
   ];
   if (o.hybrid !== false) {
     routes.push(route('GET', '/documents/popular', async (req) => {
-      const input = queryOf(req);
+      const input = req.query;
       const results = await withFields(o, req, await req.tenant.hybrid.popularDocuments(hybridOptions({ ...input, filter: undefined })), input);
       return ok(o.hybrid === 'v6' ? { results, document_ids: [], user_ids: [] } : { results, recognised: {}, unrecognised: {} });
-    }, { query: objectQuery({ number: numberSchema, fields: { type: 'string' }, expand_meta: { type: 'boolean' }, ...select }) }));
+    }, { query: Type.Object({ number: numberParam, fields: Type.Optional(fieldsQuery), expand_meta: Type.Optional(Type.Boolean()), ...selectParams }) }));
   }
   if (o.similarToIds) {
     routes.push(route('POST', '/documents/similar-to-ids', async (req) => {
-      const body = bodyOf(req);
+      const { body } = req;
+      const ids = body.ids.map(String);
       if (useHybrid(o, body)) {
-        const answer = await req.tenant.hybrid.hybridSimilar((body.ids as unknown[]).map(String), hybridOptions(body));
+        const answer = await req.tenant.hybrid.hybridSimilar(ids, hybridOptions(body));
         return ok(await hybridBody(o, req, answer, body, true));
       }
-      const items = await req.tenant.recommend.similarToIds(body.ids as string[], candidateOptions(o, body));
+      const items = await req.tenant.recommend.similarToIds(ids, candidateOptions(o, body));
       return ok(await similarItems(o, req, items, body));
-    }, { body: objectQuery({ ...common, ...select, ...hybridParams, ids: { ...idList, minItems: 1, maxItems: 1000 } }, ['ids']) }));
+    }, { body: Type.Object({ ...allParams(o).properties, ids: Type.Unsafe<Array<string | number>>({ ...idList, minItems: 1, maxItems: 1000 }) }) }));
   }
   return routes;
 }
@@ -156,11 +162,10 @@ export function recommendRoutes(o: Options): RouteDef[] {
 export function tagSuggestionRoutes(): RouteDef[] {
   return [
     route('GET', '/documents/:id/tags/suggested', async (req) =>
-      ok({ results: await req.tenant.recommend.suggestTagsForDocument(req.params.id, req.query.number as number) }),
-    { query: objectQuery({ number: numberSchema }) }),
-    route('POST', '/tags/recommend-by-text', async (req) => {
-      const body = bodyOf(req);
-      return ok({ results: await req.tenant.recommend.suggestTagsForText(body.text as string, body.number as number) });
-    }, { body: objectQuery({ text: textSchema, number: numberSchema }, ['text']) }),
+      ok({ results: await req.tenant.recommend.suggestTagsForDocument(req.params.id, req.query.number) }),
+    { query: Type.Object({ number: numberParam }) }),
+    route('POST', '/tags/recommend-by-text', async (req) =>
+      ok({ results: await req.tenant.recommend.suggestTagsForText(req.body.text, req.body.number) }),
+    { body: Type.Object({ text: textParam, number: numberParam }) }),
   ];
 }

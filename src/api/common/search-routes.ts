@@ -1,16 +1,16 @@
+import { Type } from 'typebox';
 import type { Reply, RequestContext, RouteDef } from '../../http/route';
-import * as search from '../../services/search';
 import { documentView, type Dialect } from './dialect';
-import { documentViews, ok, route } from './handlers';
+import { documentViews, ok, route, type DocumentListQuery } from './handlers';
 import { parseFields, type DocumentField } from './fields';
-import { objectQuery } from './schemas';
+import { fieldsQuery } from './schemas';
 
 const DEFAULT_FIELDS: readonly DocumentField[] = ['meta', 'text'];
 
 export function searchRoutes(d: Dialect): RouteDef[] {
   return [
     route('POST', '/documents/by-keyword', async (req) => {
-      const body = req.body as { es_query: unknown; fields?: string };
+      const { body } = req;
       const fields = parseFields(body.fields, d.fields, DEFAULT_FIELDS);
       const result = await req.tenant.search.searchByKeyword(body.es_query, [...fields, 'created_at', 'updated_at']);
       const hits = result.hits.hits.map((hit) => {
@@ -21,23 +21,23 @@ export function searchRoutes(d: Dialect): RouteDef[] {
         return { ...view, _score, ...(sort ? { sort } : {}), ...(highlight ? { highlight } : {}) };
       });
       return ok({ hits: { ...result.hits, hits }, aggregations: result.aggregations ?? {} });
-    }, { body: objectQuery({ es_query: { type: 'object' }, fields: { type: 'string' } }, ['es_query']) }),
+    }, { body: Type.Object({ es_query: Type.Unsafe<Record<string, unknown>>({ type: 'object' }), fields: Type.Optional(fieldsQuery) }) }),
     route('POST', '/documents/filtered', async (req) => {
-      const body = req.body as { fields?: string; filter?: string; sort_by?: string; sort_order?: 'asc' | 'desc'; offset: number; limit: number };
+      const { body } = req;
       const fields = parseFields(body.fields, d.fields, DEFAULT_FIELDS);
       const docs = await req.tenant.search.filteredDocuments({
         filter: body.filter, sortByPublishedAt: body.sort_by === 'published_at', sortOrder: body.sort_order ?? 'asc',
-        offset: body.offset, limit: body.limit,
+        offset: body.offset ?? 0, limit: body.limit ?? 25,
       });
       return ok(await documentViews(d, req, docs, fields));
     }, {
-      body: objectQuery({
-        fields: { type: 'string' },
-        filter: { type: 'string' },
-        sort_by: { type: 'string', enum: ['published_at'] },
-        sort_order: { type: 'string', enum: ['asc', 'desc'] },
-        offset: { type: 'integer', minimum: 0, default: 0 },
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+      body: Type.Object({
+        fields: Type.Optional(fieldsQuery),
+        filter: Type.Optional(Type.String()),
+        sort_by: Type.Optional(Type.Unsafe<'published_at'>({ type: 'string', enum: ['published_at'] })),
+        sort_order: Type.Optional(Type.Unsafe<'asc' | 'desc'>({ type: 'string', enum: ['asc', 'desc'] })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 25 })),
       }),
     }),
   ];
@@ -48,13 +48,11 @@ export function searchRoutes(d: Dialect): RouteDef[] {
  * document shape; undefined (the plain listing) when no keywords are given.
  */
 export function keywordListing(d: Dialect, defaults: readonly DocumentField[]) {
-  return async (req: RequestContext): Promise<Reply | undefined> => {
-    if (typeof req.query.keywords !== 'string') return undefined;
+  return async (req: RequestContext<DocumentListQuery>): Promise<Reply | undefined> => {
+    if (req.query.keywords === undefined) return undefined;
     const fields = parseFields(req.query.fields, d.fields, defaults);
     const searched = String(req.query.keywords_fields ?? 'text,meta.title').split(',').map((s) => s.trim()).filter(Boolean);
     const docs = await req.tenant.search.documentsByKeywords(req.query.keywords, searched);
     return ok(await documentViews(d, req, docs.filter((doc) => d.visible(doc.id)), fields));
   };
 }
-
-export const keywordListingQuery = { keywords: { type: 'string' }, keywords_fields: { type: 'string' } };

@@ -1,5 +1,5 @@
 import { ApiError, badRequest } from '../../errors';
-import type { DocumentRecord } from '../../domain';
+import { isRecord, type DocumentRecord } from '../../domain';
 import type { ApiVersion, Reply, RequestContext, RouteDef } from '../../http/route';
 import * as documents from '../../services/documents';
 import { clientStringId } from '../../services/ids';
@@ -40,8 +40,7 @@ const record = (doc: DocumentRecord) => ({ text: doc.text, created_at: v1Time(do
 
 /** Parameters come as form fields or in the query string; the body wins. */
 function params(req: RequestContext): Record<string, unknown> {
-  const body = req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-  const merged: Record<string, unknown> = { ...req.query, ...body };
+  const merged: Record<string, unknown> = { ...req.query, ...(isRecord(req.body) ? req.body : {}) };
   for (const [key, value] of Object.entries(merged)) if (Array.isArray(value)) merged[key] = value[value.length - 1];
   return merged;
 }

@@ -7,7 +7,7 @@ import { batchRoute } from '../common/batch';
 import { clusterRoutes } from '../common/cluster-routes';
 import { V2 } from '../common/dialect';
 import { recommendRoutes } from '../common/recommend-routes';
-import { keywordListing, keywordListingQuery } from '../common/search-routes';
+import { keywordListing } from '../common/search-routes';
 import { apiPathNotFound, documentRoutes, documentViews, integerId, jsonError, userRoutes } from '../common/handlers';
 import { parseFields } from '../common/fields';
 
@@ -21,8 +21,8 @@ export const v2Routes: RouteDef[] = [
   ...documentRoutes({
     d: V2, idParam: integerId, listDefault: ['text', 'meta'], withPublishedAt: false, clientIds: false,
     readStatus: 201, deleteStatus: 201,
-    createDocument: (req) => req.tenant.documents.createNumberedDocument(req.body as documents.DocumentInput),
-    listQuery: keywordListingQuery,
+    createDocument: (req, input) => req.tenant.documents.createNumberedDocument(input),
+    keywordListing: true,
     listOverride: async (req) => {
       const searched = await byKeywords(req);
       if (searched) return searched;

@@ -4,14 +4,14 @@ import { batchRoute } from '../common/batch';
 import { clusterRoutes } from '../common/cluster-routes';
 import { V5 } from '../common/dialect';
 import { recommendRoutes } from '../common/recommend-routes';
-import { keywordListing, keywordListingQuery } from '../common/search-routes';
+import { keywordListing } from '../common/search-routes';
 import { apiPathNotFound, documentRoutes, jsonError, tagRoutes, userRoutes } from '../common/handlers';
 
 /** v3: string ids, untyped tags, user merging, batch and bulk deletion; documents show id, text, meta, timestamps. */
 export const v3Routes: RouteDef[] = [
   ...documentRoutes({
     d: V5, listDefault: ['text', 'meta'], withPublishedAt: false, clientIds: true,
-    listOverride: keywordListing(V5, ['text', 'meta']), listQuery: keywordListingQuery,
+    listOverride: keywordListing(V5, ['text', 'meta']), keywordListing: true,
   }),
   ...tagRoutes({ d: V5, typed: false, tagDocumentsDefault: ['text', 'meta'] }),
   ...userRoutes({ d: V5, clientIds: true, mergeInto: true }),

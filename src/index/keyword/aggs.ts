@@ -3,7 +3,8 @@ import { DateField, isDateField } from './document';
 import { QueryError } from './errors';
 import { KeywordField } from './fields';
 import { IndexStore } from './store';
-import { checkKeys, describe, intParam, isPlainObject, stringParam } from './values';
+import { checkKeys, describe, intParam, stringParam } from './values';
+import { isRecord } from '../../domain';
 
 /**
  * Aggregations in Elasticsearch's request and response shapes: terms, date_histogram, range,
@@ -54,16 +55,16 @@ function javaDouble(n: number): string {
 type Agg = Record<string, unknown>;
 
 export function runAggregations(spec: unknown, docs: Uint32Array, ctx: AggContext, where = 'aggs'): Record<string, Agg> {
-  if (!isPlainObject(spec)) throw new QueryError(`[${where}] must be an object, got ${describe(spec)}`);
+  if (!isRecord(spec)) throw new QueryError(`[${where}] must be an object, got ${describe(spec)}`);
   const out: Record<string, Agg> = {};
   for (const [name, def] of Object.entries(spec)) {
-    if (!isPlainObject(def)) throw new QueryError(`[${where}.${name}] must be an object, got ${describe(def)}`);
+    if (!isRecord(def)) throw new QueryError(`[${where}.${name}] must be an object, got ${describe(def)}`);
     const sub = def.aggs ?? def.aggregations;
     const types = Object.keys(def).filter((k) => k !== 'aggs' && k !== 'aggregations' && k !== 'meta');
     if (types.length !== 1) throw new QueryError(`[${where}.${name}] expects exactly one aggregation type, found [${types.join(', ')}]`);
     const type = types[0];
     const body = def[type];
-    if (!isPlainObject(body)) throw new QueryError(`[${where}.${name}.${type}] must be an object`);
+    if (!isRecord(body)) throw new QueryError(`[${where}.${name}.${type}] must be an object`);
     const path = `${where}.${name}`;
     if (sub !== undefined && !['terms', 'date_histogram', 'range'].includes(type)) {
       throw new QueryError(`[${path}] aggregation [${type}] cannot have sub-aggregations`);
@@ -140,7 +141,7 @@ function parseOrder(raw: unknown, path: string): OrderSpec[] {
   if (raw === undefined) return [{ by: '_count', dir: 'desc' }, { by: '_key', dir: 'asc' }];
   const list = Array.isArray(raw) ? raw : [raw];
   const out: OrderSpec[] = list.map((o) => {
-    if (!isPlainObject(o) || Object.keys(o).length !== 1) throw new QueryError(`[${path}.order] entries look like {"_count": "desc"}`);
+    if (!isRecord(o) || Object.keys(o).length !== 1) throw new QueryError(`[${path}.order] entries look like {"_count": "desc"}`);
     const [by, dir] = Object.entries(o)[0];
     if (dir !== 'asc' && dir !== 'desc') throw new QueryError(`[${path}.order] direction must be asc or desc, got ${describe(dir)}`);
     return { by: by === '_term' ? '_key' : by, dir };
@@ -299,7 +300,7 @@ function dateHistogram(body: Record<string, unknown>, docs: Uint32Array, ctx: Ag
     });
   }
   let keys = [...byKey.keys()].sort((a, b) => a - b);
-  if (isPlainObject(body.extended_bounds)) {
+  if (isRecord(body.extended_bounds)) {
     const eb = body.extended_bounds;
     if (eb.min !== undefined) keys.unshift(floor(resolveDateMath(eb.min, ctx.now, false, `${path}.extended_bounds.min`)));
     if (eb.max !== undefined) keys.push(floor(resolveDateMath(eb.max, ctx.now, false, `${path}.extended_bounds.max`)));
@@ -316,7 +317,7 @@ function dateHistogram(body: Record<string, unknown>, docs: Uint32Array, ctx: Ag
       buckets.push({ key_as_string: formatDate(k), key: k, doc_count: list.length, ...subAggs(sub, list, ctx, path) });
     }
   }
-  if (isPlainObject(body.order) && (body.order._key === 'desc' || body.order._count !== undefined)) {
+  if (isRecord(body.order) && (body.order._key === 'desc' || body.order._count !== undefined)) {
     const desc = body.order._key === 'desc' || body.order._count === 'desc';
     const byCount = body.order._count !== undefined;
     buckets.sort((a, b) => {
@@ -342,7 +343,7 @@ function range(body: Record<string, unknown>, docs: Uint32Array, ctx: AggContext
     return n;
   };
   const ranges = body.ranges.map((r, i) => {
-    if (!isPlainObject(r)) throw new QueryError(`[${path}.ranges] entry ${i} must be an object`);
+    if (!isRecord(r)) throw new QueryError(`[${path}.ranges] entry ${i} must be an object`);
     checkKeys(r, ['from', 'to', 'key'], `${path}.ranges`);
     return { from: bound(r.from, 'from'), to: bound(r.to, 'to'), key: r.key === undefined ? undefined : String(r.key) };
   });

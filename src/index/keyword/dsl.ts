@@ -5,9 +5,8 @@ import { QueryError } from './errors';
 import { expandTextFields, resolveField, ResolvedField } from './fieldres';
 import { parseQueryString, parseSimpleQueryString } from './querystring';
 import { IndexStore } from './store';
-import {
-  asArray, checkKeys, describe, isPlainObject, msmParam, numberParam, intParam, queryText, singleEntry, stringParam,
-} from './values';
+import { asArray, checkKeys, describe, msmParam, numberParam, intParam, queryText, singleEntry, stringParam } from './values';
+import { isRecord } from '../../domain';
 
 /** Context of one parse: the index (to learn field types) and the instant `now` resolves to. */
 export interface ParseContext {
@@ -44,7 +43,7 @@ export function parseQuery(q: unknown, ctx: ParseContext): Query {
 }
 
 function objectBody(body: unknown, where: string): Record<string, unknown> {
-  if (!isPlainObject(body)) throw new QueryError(`[${where}] expects an object, got ${describe(body)}`);
+  if (!isRecord(body)) throw new QueryError(`[${where}] expects an object, got ${describe(body)}`);
   return body;
 }
 
@@ -57,7 +56,7 @@ function matchAll(body: unknown): Query {
 /** `{field: value}` or `{field: {query|value: ..., params}}`: the field and its parameter object. */
 function fieldBody(body: unknown, where: string, valueKey: string): [string, Record<string, unknown>] {
   const [field, spec] = singleEntry(body, where);
-  if (isPlainObject(spec)) {
+  if (isRecord(spec)) {
     if (!(valueKey in spec)) throw new QueryError(`[${where}] requires [${valueKey}] for field [${field}]`);
     return [field, spec];
   }
@@ -240,7 +239,7 @@ function terms(body: unknown, ctx: ParseContext): Query {
 
 function range(body: unknown, ctx: ParseContext): Query {
   const [field, specRaw] = singleEntry(body, 'range');
-  if (!isPlainObject(specRaw)) throw new QueryError(`[range] field [${field}] expects an object, got ${describe(specRaw)}`);
+  if (!isRecord(specRaw)) throw new QueryError(`[range] field [${field}] expects an object, got ${describe(specRaw)}`);
   const p = specRaw;
   checkKeys(p, ['gt', 'gte', 'lt', 'lte', 'from', 'to', 'include_lower', 'include_upper', 'boost', 'format', 'time_zone', 'relation', '_name'], 'range');
   if (p.time_zone !== undefined && p.time_zone !== 'UTC' && p.time_zone !== 'Z' && p.time_zone !== '+00:00') {

@@ -3,7 +3,8 @@ import { Query } from './ast';
 import { flattenMeta, KeywordDocument } from './document';
 import { QueryError } from './errors';
 import { wildcardToRegExp } from './fieldres';
-import { asArray, checkKeys, describe, intParam, isPlainObject } from './values';
+import { asArray, checkKeys, describe, intParam } from './values';
+import { isRecord } from '../../domain';
 
 /**
  * Highlighting in the way of Elasticsearch's plain highlighter: a field's text is cut into
@@ -36,7 +37,7 @@ function tagsParam(v: unknown, where: string, fallback: string[]): string[] {
 }
 
 export function parseHighlight(raw: unknown): HighlightSpec {
-  if (!isPlainObject(raw)) throw new QueryError(`[highlight] must be an object, got ${describe(raw)}`);
+  if (!isRecord(raw)) throw new QueryError(`[highlight] must be an object, got ${describe(raw)}`);
   const allowed = ['fields', 'pre_tags', 'post_tags', 'fragment_size', 'number_of_fragments', 'order', 'type', 'require_field_match', 'encoder', 'no_match_size', 'boundary_scanner', 'tags_schema'];
   checkKeys(raw, allowed, 'highlight');
   const base = {
@@ -51,14 +52,14 @@ export function parseHighlight(raw: unknown): HighlightSpec {
   if (Array.isArray(raw.fields)) {
     for (const f of raw.fields) {
       if (typeof f === 'string') entries.push([f, {}]);
-      else if (isPlainObject(f)) entries.push(...Object.entries(f));
+      else if (isRecord(f)) entries.push(...Object.entries(f));
       else throw new QueryError('[highlight.fields] entries must be objects');
     }
-  } else if (isPlainObject(raw.fields)) entries.push(...Object.entries(raw.fields));
+  } else if (isRecord(raw.fields)) entries.push(...Object.entries(raw.fields));
   else throw new QueryError(`[highlight.fields] must be an object or array, got ${describe(raw.fields)}`);
   const fields = entries.map(([name, spec]): HighlightFieldSpec => {
     const s = spec ?? {};
-    if (!isPlainObject(s)) throw new QueryError(`[highlight.fields.${name}] must be an object`);
+    if (!isRecord(s)) throw new QueryError(`[highlight.fields.${name}] must be an object`);
     checkKeys(s, allowed.filter((k) => k !== 'fields').concat(['matched_fields', 'highlight_query']), `highlight.fields.${name}`);
     const fragments = intParam(s.number_of_fragments, `highlight.fields.${name}.number_of_fragments`, base.fragments);
     const fragmentSize = intParam(s.fragment_size, `highlight.fields.${name}.fragment_size`, base.fragmentSize);

@@ -10,7 +10,8 @@ import { MatchSet } from './matchset';
 import { compareTuples, MISSING_HIGH, MISSING_LOW, parseSearchAfter, parseSort, SortKey, SortValue, sortValues } from './sort';
 import { IndexStore } from './store';
 import { topK } from './topk';
-import { describe, intParam, isPlainObject, numberParam } from './values';
+import { describe, intParam, numberParam } from './values';
+import { isRecord } from '../../domain';
 
 /** Elasticsearch's index.max_result_window. */
 export const MAX_RESULT_WINDOW = 10_000;
@@ -106,7 +107,7 @@ export class KeywordIndex {
 
   /** Runs an Elasticsearch request body. Throws QueryError (only) on bad input. */
   search(esQuery: unknown, opts: SearchOptions = {}): SearchResponse {
-    if (!isPlainObject(esQuery)) throw new QueryError(`[es_query] must be an object, got ${describe(esQuery)}`);
+    if (!isRecord(esQuery)) throw new QueryError(`[es_query] must be an object, got ${describe(esQuery)}`);
     const now = opts.now ?? Date.now();
     const from = intParam(esQuery.from, 'from', 0);
     const size = intParam(esQuery.size, 'size', 10);
@@ -119,7 +120,7 @@ export class KeywordIndex {
     const minScore = esQuery.min_score === undefined || esQuery.min_score === null ? undefined : numberParam(esQuery.min_score, 'min_score', 0);
     const explicitSort = esQuery.sort === undefined ? undefined : parseSort(esQuery.sort);
     const highlight = esQuery.highlight === undefined ? undefined : parseHighlight(esQuery.highlight);
-    if (esQuery.aggs !== undefined && !isPlainObject(esQuery.aggs)) throw new QueryError(`[aggs] must be an object, got ${describe(esQuery.aggs)}`);
+    if (esQuery.aggs !== undefined && !isRecord(esQuery.aggs)) throw new QueryError(`[aggs] must be an object, got ${describe(esQuery.aggs)}`);
 
     let matches = this.executor.run(query);
     if (minScore !== undefined) matches = filterScores(matches, minScore);

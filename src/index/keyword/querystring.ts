@@ -3,7 +3,8 @@ import { MinMatch, Query } from './ast';
 import type { ParseContext } from './dsl';
 import { QueryError } from './errors';
 import { expandTextFields } from './fieldres';
-import { asArray, checkKeys, describe, isPlainObject, msmParam, numberParam, stringParam } from './values';
+import { asArray, checkKeys, describe, msmParam, numberParam, stringParam } from './values';
+import { isRecord } from '../../domain';
 
 /*
  * query_string follows Lucene's classic query parser: clauses with modifiers (+, -, !, NOT),
@@ -302,7 +303,7 @@ function applyTopLevel(q: Query, body: Record<string, unknown>, where: string): 
 }
 
 export function parseQueryString(body: unknown, ctx: ParseContext): Query {
-  if (!isPlainObject(body)) throw new QueryError(`[query_string] expects an object, got ${describe(body)}`);
+  if (!isRecord(body)) throw new QueryError(`[query_string] expects an object, got ${describe(body)}`);
   checkKeys(body, ['query', 'default_field', 'fields', 'default_operator', 'phrase_slop', 'tie_breaker', 'boost', 'minimum_should_match', 'analyze_wildcard', 'allow_leading_wildcard', 'lenient', 'type', 'analyzer', '_name'], 'query_string');
   if (typeof body.query !== 'string') throw new QueryError('[query_string] requires [query] as a string');
   const s = settings(body, ctx, 'query_string');
@@ -312,7 +313,7 @@ export function parseQueryString(body: unknown, ctx: ParseContext): Query {
 // ---------------------------------------------------------------- simple_query_string
 
 export function parseSimpleQueryString(body: unknown, ctx: ParseContext): Query {
-  if (!isPlainObject(body)) throw new QueryError(`[simple_query_string] expects an object, got ${describe(body)}`);
+  if (!isRecord(body)) throw new QueryError(`[simple_query_string] expects an object, got ${describe(body)}`);
   checkKeys(body, ['query', 'fields', 'default_operator', 'flags', 'boost', 'minimum_should_match', 'analyze_wildcard', 'lenient', 'analyzer', 'quote_field_suffix', 'auto_generate_synonyms_phrase_query', 'fuzzy_max_expansions', 'fuzzy_prefix_length', 'fuzzy_transpositions', '_name'], 'simple_query_string');
   if (typeof body.query !== 'string') throw new QueryError('[simple_query_string] requires [query] as a string');
   const s = settings(body, ctx, 'simple_query_string');

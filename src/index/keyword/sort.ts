@@ -2,7 +2,8 @@ import { parseDate } from './datemath';
 import { DateField, isDateField } from './document';
 import { QueryError } from './errors';
 import { IndexStore } from './store';
-import { describe, isPlainObject } from './values';
+import { describe } from './values';
+import { isRecord } from '../../domain';
 
 /** Elasticsearch's sort value of a missing long/date: Long.MAX_VALUE (asc) or Long.MIN_VALUE (desc). */
 export const MISSING_HIGH = 9223372036854775807;
@@ -22,12 +23,12 @@ export function parseSort(raw: unknown): SortKey[] {
   const entries = Array.isArray(raw) ? raw : [raw];
   return entries.map((e) => {
     if (typeof e === 'string') return key(e, undefined, undefined);
-    if (isPlainObject(e)) {
+    if (isRecord(e)) {
       const names = Object.keys(e);
       if (names.length !== 1) throw new QueryError(`[sort] each entry names one field, got [${names.join(', ')}]`);
       const spec = e[names[0]];
       if (typeof spec === 'string') return key(names[0], spec, undefined);
-      if (isPlainObject(spec)) {
+      if (isRecord(spec)) {
         for (const k of Object.keys(spec)) {
           if (!['order', 'missing', 'unmapped_type', 'format', 'mode', 'numeric_type'].includes(k)) throw new QueryError(`[sort] [${names[0]}] does not support [${k}]`);
         }

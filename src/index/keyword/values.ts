@@ -1,12 +1,10 @@
 import { QueryError } from './errors';
+import { isRecord } from '../../domain';
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The single `{name: body}` entry of a clause object. */
 export function singleEntry(v: unknown, where: string): [string, unknown] {
-  if (!isPlainObject(v)) throw new QueryError(`[${where}] expects an object, got ${describe(v)}`);
+  if (!isRecord(v)) throw new QueryError(`[${where}] expects an object, got ${describe(v)}`);
   const keys = Object.keys(v);
   if (keys.length !== 1) {
     throw new QueryError(

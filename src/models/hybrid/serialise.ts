@@ -1,4 +1,5 @@
 import type { HybridModel } from './model';
+import { isRecord } from '../../domain';
 import { HYBRID_MODEL_FORMAT } from './model';
 
 /**
@@ -67,10 +68,6 @@ export function serialiseModel(model: HybridModel): Buffer {
     Buffer.from(a.buffer, a.byteOffset, a.byteLength).copy(out, dataStart + entries[j].offset);
   });
   return out;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function readArray(buf: Buffer, base: number, e: ArrayEntry): AnyArray {
