@@ -4,7 +4,8 @@
  * time, peak RSS, and a plain-JS loop baseline, at 100k real-text vectors and 1M
  * generated clustered vectors (dim 256).
  *
- *   node dist/bench/similar.js [--sets crossover,text,glove,mixture] [--rows-mixture 1000000] [--queries 400]
+ *   node dist/bench/similar.js [--sets crossover,text,glove,mixture] [--rows-mixture 1000000] [--queries 400] [--ann SQ8|Flat]
+ * (--ann: the FAISS codec after IVF<nlist>; SQ8 shortlists and re-scores exactly, as the server does)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -270,7 +271,9 @@ async function runDataset(ds: Dataset, pool: WorkerPool, nQueries: number, lines
   };
 
   const t0 = performance.now();
-  const index = new VectorIndex(ds.dim, { pool, shards: 2, approximate: { minRows: Number.MAX_SAFE_INTEGER }, initialRows: rows });
+  const nlist = Math.min(8192, Math.max(16, Math.round(Math.sqrt(rows))));
+  const description = `IVF${nlist},${arg('ann', 'SQ8')}`;
+  const index = new VectorIndex(ds.dim, { pool, shards: 2, approximate: { minRows: Number.MAX_SAFE_INTEGER, description }, initialRows: rows });
   for (let r = 0; r < rows; r++) index.upsert(ds.ids[r], ds.vectors.subarray(r * ds.dim, (r + 1) * ds.dim));
   const buildExact = (performance.now() - t0) / 1000;
   const excl = (i: number): { exclude?: Set<string> } => {
@@ -306,7 +309,6 @@ async function runDataset(ds: Dataset, pool: WorkerPool, nQueries: number, lines
     const t1 = performance.now();
     await index.rebuildApproximate();
     const buildAnn = (performance.now() - t1) / 1000;
-    const nlist = Math.min(8192, Math.max(16, Math.round(Math.sqrt(rows))));
     const defaultNprobe = Math.min(nlist, 16);
     for (const nprobe of Array.from(new Set([8, 16, defaultNprobe, 64])).sort((x, y) => x - y)) {
       index.setApproximateParams({ nprobe });
@@ -317,7 +319,7 @@ async function runDataset(ds: Dataset, pool: WorkerPool, nQueries: number, lines
       }
       const recall = hit / (ds.queries.length * K);
       const t = await measure((i) => index.search(q(i), K, excl(i)), nQueries, 4);
-      const name = `FAISS IVF${nlist},Flat nprobe=${nprobe}${nprobe === defaultNprobe ? ' (default)' : ''}`;
+      const name = `FAISS ${description} nprobe=${nprobe}${nprobe === defaultNprobe ? ' (default)' : ''}`;
       row(name, t, fmt(recall, 3), nprobe === 8 ? `${fmt(buildAnn, 1)} s (train+add, 2 cores)` : '-');
     }
     index.setApproximateParams({ nprobe: defaultNprobe });

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
 import { prepareWordVectors } from './embedding';
 import { Indexes } from './index/indexes';
+import { memoryParts } from './ops/memory';
 import { leaseCoordinator } from './jobs/cron-coordinator';
 import { scheduleTraining } from './jobs/train-schedule';
 import { Metrics } from './http/metrics';
@@ -81,7 +82,9 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const trainings = [...config.trainSchedules].map(([tenant, expression]) => scheduleTraining(tenant, expression, { storage, pool, logger, schedules, coordinator }));
   const articles = new ArticleService({ pool, ...config.parser }, config.parser);
   const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion };
-  const metrics = new Metrics(pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })));
+  const metrics = new Metrics(
+    pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })), () => memoryParts(() => indexes.keywordHeapUsed()),
+  );
   const operations = new Operations({ pool, storage, indexes, requests: metrics.requests, schedules });
   metrics.trackJobs(() => operations.jobStates());
   let ready = false;

@@ -6,6 +6,7 @@ import type { SerializedModel } from './serialize';
 import { wordVectorModel } from './fit';
 import { modelInfo, serializeModel, sharedModelBytes } from './serialize';
 import { unpackSparse, type SparseVector } from './sparse';
+import { defaultWordVectorCacheFile, type SharedWordVectors } from './word-vectors';
 
 export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, lsaDimensions, RERANK_MIN_DOCS, type EmbeddingModel } from './model';
 export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type SerializedModel } from './serialize';
@@ -24,6 +25,19 @@ export function usesSecondStage(model: SerializedModel): boolean {
 
 /** Texts per worker task: big enough to amortise messaging, small enough to spread over the pool. */
 export const EMBED_BATCH_SIZE = 256;
+
+/** Word-vector tables a worker read, by cache file: later tasks carry them, so every other thread adopts the same memory. */
+const sharedWordVectors = new Map<string, SharedWordVectors>();
+
+/** Runs an `embed` task with the shared word-vector table, if a thread has read it already. */
+async function runEmbed(pool: WorkerPool, model: SerializedModel, texts: readonly string[], withSparse: boolean, options: EmbedOptions): Promise<EmbedTaskResult> {
+  const file = options.wordVectorCacheFile ?? defaultWordVectorCacheFile();
+  const table = sharedWordVectors.get(file);
+  const task: EmbedTask = { model, texts, withSparse, wordVectorCacheFile: file, ...(table ? { wordVectors: table } : {}) };
+  const result = await pool.run<EmbedTaskResult>('embed', task);
+  if (result.wordVectors && !sharedWordVectors.has(file)) sharedWordVectors.set(file, result.wordVectors);
+  return result;
+}
 
 export interface EmbedOptions {
   /** binary word-vector cache file, forwarded to workers (default: $KINDRED_DATA_DIR/cache/…) */
@@ -48,10 +62,9 @@ export interface EmbeddedTexts {
  */
 export async function prepareWordVectors(pool: WorkerPool, options: EmbedOptions = {}): Promise<void> {
   const model = sharedModelBytes(serializeModel(wordVectorModel()));
-  const task: EmbedTask = { model, texts: ['word vectors'], withSparse: false, wordVectorCacheFile: options.wordVectorCacheFile };
-  await pool.run<EmbedTaskResult>('embed', task);
-  // Tasks submitted together go to idle threads, one each.
-  await Promise.all(Array.from({ length: pool.threads - 1 }, () => pool.run<EmbedTaskResult>('embed', task)));
+  await runEmbed(pool, model, ['word vectors'], false, options);
+  // Tasks submitted together go to idle threads, one each; they adopt the table the first one read.
+  await Promise.all(Array.from({ length: pool.threads - 1 }, () => runEmbed(pool, model, ['word vectors'], false, options)));
 }
 
 /** Fits a model from the corpus texts in a worker; returns SharedArrayBuffer-backed bytes to persist or share. */
@@ -84,10 +97,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item:
 export async function embedTextsDetailed(pool: WorkerPool, model: SerializedModel, texts: string[], options: EmbedOptions & { withSparse?: boolean } = {}): Promise<EmbeddedTexts> {
   const { id, dim } = modelInfo(model);
   const shared = sharedModelBytes(model); // no-op for bytes from serializeModel/fitModel
-  const parts = await mapLimited(batches(texts, EMBED_BATCH_SIZE), options.concurrency ?? pool.threads * 2, (chunk) => {
-    const task: EmbedTask = { model: shared, texts: chunk, withSparse: options.withSparse ?? true, wordVectorCacheFile: options.wordVectorCacheFile };
-    return pool.run<EmbedTaskResult>('embed', task);
-  });
+  const parts = await mapLimited(batches(texts, EMBED_BATCH_SIZE), options.concurrency ?? pool.threads * 2, (chunk) =>
+    runEmbed(pool, shared, chunk, options.withSparse ?? true, options));
   const vectors = new Float32Array(texts.length * dim);
   const sparse: SparseVector[] = [];
   let row = 0;
@@ -110,8 +121,7 @@ export async function embedQuery(pool: WorkerPool, model: SerializedModel, text:
 export async function embedTexts(pool: WorkerPool, model: SerializedModel, texts: string[], options: EmbedOptions = {}): Promise<Float32Array> {
   if (texts.length === 0) return new Float32Array(0);
   if (texts.length <= EMBED_BATCH_SIZE) {
-    const task: EmbedTask = { model: sharedModelBytes(model), texts, withSparse: false, wordVectorCacheFile: options.wordVectorCacheFile };
-    return (await pool.run<EmbedTaskResult>('embed', task)).vectors;
+    return (await runEmbed(pool, sharedModelBytes(model), texts, false, options)).vectors;
   }
   return (await embedTextsDetailed(pool, model, texts, { ...options, withSparse: false })).vectors;
 }

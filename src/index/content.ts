@@ -1,7 +1,7 @@
 import path from 'node:path';
 import {
-  embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, packSparse, serializeModel, sharedModelBytes,
-  usesSecondStage, type SerializedModel, type SparseVector,
+  embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, serializeModel, sharedModelBytes,
+  usesSecondStage, type SerializedModel,
 } from '../embedding';
 import { wordVectorModel } from '../embedding/fit';
 import type { Logger } from '../log';
@@ -11,6 +11,7 @@ import type { TenantStore } from '../storage';
 import { VectorIndex } from './vector';
 import type { RerankTask } from '../../workers/rerank';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
+import { SparseRows } from './sparse-rows';
 
 export interface ContentSettings {
   /** Candidates the vector index returns for the second stage (TF-IDF rerank). */
@@ -64,7 +65,7 @@ interface Generation {
   fittedDocs: number;
   index: VectorIndex;
   /** Each document's TF-IDF terms, kept from ingest for the second stage (only when `rerank`). */
-  terms: Map<string, SparseVector>;
+  terms: SparseRows;
 }
 
 const FLUSH_MS = 50;
@@ -276,7 +277,7 @@ export class TenantContent {
     }
     const next: Generation = {
       model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), fittedDocs: docs.length,
-      index: new VectorIndex(info.dim, { pool: this.pool }), terms: new Map(),
+      index: new VectorIndex(info.dim, { pool: this.pool }), terms: new SparseRows(),
     };
     // The first build of a key is what its readers wait for: all hands; later ones run beside requests.
     await this.embedInto(next, docs, this.generation !== undefined);
@@ -431,6 +432,11 @@ export class TenantContent {
     return this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
   }
 
+  /** Whether a refit is building the next generation now. */
+  get isRefitting(): boolean {
+    return this.refitting !== undefined;
+  }
+
   /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */
   refit(): Promise<void> {
     this.refitting ??= this.restored.catch(() => false).then(() => this.rebuild()).finally(() => {
@@ -496,7 +502,7 @@ export class TenantContent {
       if (v) candidateVectors.set(v, row * dim);
     });
     const task: RerankTask = {
-      model, queryTexts: query.texts, candidates: packSparse(candidates.map((c) => terms.get(c.id)!)),
+      model, queryTexts: query.texts, candidates: terms.pack(candidates.map((c) => c.id)),
       denseScores: Float32Array.from(candidates, (c) => c.score), candidateVectors,
     };
     const scores = await this.pool.run<Float32Array>('rerank', task);

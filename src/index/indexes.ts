@@ -16,6 +16,8 @@ export interface IndexingProgress {
   tenant: string;
   indexed: number;
   stored: number;
+  /** Whether the corpus model is being refitted (the next generation is built beside the serving one). */
+  refitting: boolean;
 }
 
 const PROGRESS_TTL_MS = 2000;
@@ -224,7 +226,7 @@ export class TenantIndexes {
       this.storedAt = now;
       this.stored = await this.store.documents.count();
     }
-    return { tenant: this.store.tenant, indexed: this.content.size, stored: this.stored };
+    return { tenant: this.store.tenant, indexed: this.content.size, stored: this.stored, refitting: this.content.isRefitting };
   }
 
   /** Every document's content vector, once every write told so far is in them. */
@@ -288,6 +290,11 @@ export class Indexes {
   /** Indexing progress of every key loaded here. */
   progress(): Promise<IndexingProgress[]> {
     return Promise.all([...this.tenants.values()].map((indexes) => indexes.progress()));
+  }
+
+  /** The keyword worker's JS heap in use (every key's keyword index). */
+  keywordHeapUsed(): Promise<number> {
+    return this.keywords.heapUsed();
   }
 
   async refitAll(): Promise<void> {

@@ -12,6 +12,8 @@ export interface TenantIndexFigures {
   kind?: 'lsa' | 'word-vectors';
   /** Documents in the vector index. */
   size: number;
+  /** Dimension of its vectors (float32). */
+  dimensions?: number;
   /** Whether the TF-IDF second stage reranks its candidates. */
   reranks?: boolean;
   hybridModel?: string;
@@ -68,7 +70,7 @@ export function indexFigures(indexes: TenantIndexes | undefined): TenantIndexFig
   const dim = content.dimensions || WORD_VECTOR_DIM;
   const perDocument = dim * 4 + ID_OVERHEAD_BYTES + (content.reranks ? RERANK_TERM_BYTES : 0);
   return {
-    loaded: true, kind, size, reranks: content.reranks,
+    loaded: true, kind, size, reranks: content.reranks, ...(content.dimensions ? { dimensions: content.dimensions } : {}),
     ...(indexes.hybrid.modelVersion ? { hybridModel: indexes.hybrid.modelVersion } : {}),
     memoryBytes: size * perDocument,
   };

@@ -3,7 +3,7 @@ import { Client } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
 import { startServer, type RunningServer } from '../helpers/server';
 
-interface Health { status: string; indexing: Array<{ tenant: string; indexed: number; stored: number }> }
+interface Health { status: string; indexing: Array<{ tenant: string; indexed: number; stored: number; refitting: boolean }> }
 
 const DOCUMENTS = 1500;
 
@@ -45,7 +45,7 @@ describe('indexes follow writes', function () {
       if (last && last.indexed === DOCUMENTS && last.stored === DOCUMENTS) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    assert.deepEqual(last, { tenant, indexed: DOCUMENTS, stored: DOCUMENTS }, `progress seen during the import: ${JSON.stringify(seen)}`);
+    assert.deepEqual(last && { tenant: last.tenant, indexed: last.indexed, stored: last.stored }, { tenant, indexed: DOCUMENTS, stored: DOCUMENTS }, `progress seen during the import: ${JSON.stringify(seen)}`);
     assert.ok(!server.lines.some((l) => l.includes('"url":"/documents/similar')), 'no query was needed');
     assert.ok(server.lines.some((l) => l.includes('content index built')), 'the corpus model was fitted while writes arrived');
 

@@ -141,11 +141,11 @@ export class Executor {
     const lengths = field.lengths.data;
     const live = this.store.live;
     if (terms.length === 1) {
-      const p = field.terms.get(terms[0]);
+      const p = field.postings(terms[0]);
       if (!p || p.df === 0) return EMPTY;
       const w = termWeight(boost, p.df, field.docCount);
-      const data = p.data.data;
-      const end = p.data.length;
+      const data = p.data;
+      const end = data.length;
       const docs = new Uint32Array(p.df);
       const scores = new Float64Array(p.df);
       let k = 0;
@@ -161,12 +161,12 @@ export class Executor {
     }
     let present = 0;
     for (const t of terms) {
-      const p = field.terms.get(t);
+      const p = field.postings(t);
       if (!p || p.df === 0) continue;
       present++;
       const w = termWeight(boost, p.df, field.docCount);
-      const data = p.data.data;
-      const end = p.data.length;
+      const data = p.data;
+      const end = data.length;
       for (let i = 0; i < end; ) {
         const doc = data[i];
         const tf = data[i + 1];
@@ -185,7 +185,7 @@ export class Executor {
   private phrase(fieldName: string, terms: string[], slop: number, boost: number): MatchSet {
     const field = this.store.text.get(fieldName);
     if (!field || field.docCount === 0) return EMPTY;
-    const postings = terms.map((t) => field.terms.get(t));
+    const postings = terms.map((t) => field.postings(t));
     if (postings.some((p) => !p || p.df === 0)) return EMPTY;
     const lists = postings.map((p) => p!.data);
     let idfSum = 0;
@@ -198,8 +198,8 @@ export class Executor {
     const cursors = new Array<number>(lists.length).fill(0);
     const docs: number[] = [];
     const scores: number[] = [];
-    const leadData = lists[lead].data;
-    const leadEnd = lists[lead].length;
+    const leadData = lists[lead];
+    const leadEnd = leadData.length;
     const positions: Uint32Array[] = new Array<Uint32Array>(lists.length);
     for (let i = 0; i < leadEnd; ) {
       const doc = leadData[i];
@@ -210,8 +210,8 @@ export class Executor {
       let all = true;
       for (let t = 0; t < lists.length && all; t++) {
         if (t === lead) continue;
-        const d = lists[t].data;
-        const e = lists[t].length;
+        const d = lists[t];
+        const e = d.length;
         let c = cursors[t];
         while (c < e && d[c] < doc) c += 2 + d[c + 1];
         cursors[t] = c;
@@ -259,11 +259,11 @@ export class Executor {
     const tf = this.store.text.get(fieldName);
     if (tf) {
       for (const v of new Set(values)) {
-        const p = tf.terms.get(v);
+        const p = tf.postings(v);
         if (!p) continue;
         const docs: number[] = [];
-        const d = p.data.data;
-        for (let i = 0; i < p.data.length; i += 2 + d[i + 1]) if (this.store.live[d[i]] === 1) docs.push(d[i]);
+        const d = p.data;
+        for (let i = 0; i < d.length; i += 2 + d[i + 1]) if (this.store.live[d[i]] === 1) docs.push(d[i]);
         lists.push(Uint32Array.from(docs));
       }
     }
@@ -313,7 +313,7 @@ export class Executor {
   private prefixDocs(fieldName: string, prefix: string): Uint32Array {
     const values: string[] = [];
     const tf = this.store.text.get(fieldName);
-    if (tf) for (const t of tf.terms.keys()) if (t.startsWith(prefix)) values.push(t);
+    if (tf) for (const t of tf.terms()) if (t.startsWith(prefix)) values.push(t);
     const kw = this.store.keyword.get(fieldName);
     if (kw) for (const v of kw.values) if (v.startsWith(prefix)) values.push(v);
     return this.keywordsDocs(fieldName, values);

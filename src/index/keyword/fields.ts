@@ -3,28 +3,56 @@ import { DocValueLists, GrowableU32 } from './growable';
 
 export const ABSENT = 0xffffffff;
 
-/**
- * Postings of one term in one text field, as one flat array of records
- * `[doc, freq, position × freq]`, docs increasing. Deleted docs stay until compaction.
- */
-export class TermPostings {
-  readonly data = new GrowableU32(4);
+/** One term's postings: records `[doc, freq, position × freq]`, docs increasing (deleted docs stay until compaction). */
+export interface TermPostings {
   /** Live documents containing the term (Lucene's docFreq, without deleted documents). */
-  df = 0;
-  /** While indexing: the doc of the last record and where its freq sits. */
-  lastDoc = -1;
-  freqAt = 0;
+  readonly df: number;
+  /** The records, a view valid until the field's next write. */
+  readonly data: Uint32Array;
 }
+
+/** A term that outgrows its room moves to the end of the pool with this many times the room. */
+const ROOM_GROWTH = 2;
+/** The pool is compacted once room left behind by moved terms passes this share of it. */
+const MAX_MOVED_SHARE = 0.25;
 
 /** An analyzed (full-text) field: `text` or a string path of meta such as `meta.title`. */
 export class TextField {
-  readonly terms = new Map<string, TermPostings>();
+  /**
+   * Every term's postings in one pool, each term's records contiguous in its own room: three arrays of
+   * numbers per field instead of three objects per term (measured 1,238 bytes of heap per document at
+   * 82k documents and 245k terms before, most of it per-term objects).
+   */
+  private readonly termIds = new Map<string, number>();
+  private readonly termStart = new GrowableU32(16);
+  private readonly termLength = new GrowableU32(16);
+  private readonly termRoom = new GrowableU32(16);
+  private readonly termDf = new GrowableU32(16);
+  /** While indexing: the doc of each term's last record and where its freq sits (relative to the term's start). */
+  private readonly lastDoc = new GrowableU32(16);
+  private readonly freqAt = new GrowableU32(16);
+  private pool = new Uint32Array(1024);
+  private poolEnd = 0;
+  private moved = 0;
   /** Token count per doc; ABSENT when the doc has no token in this field. */
   readonly lengths = new GrowableU32(16);
   docCount = 0;
   sumTotalTermFreq = 0;
 
   constructor(readonly name: string) {}
+
+  /** The postings of `term`, or undefined when no document ever had it. */
+  postings(term: string): TermPostings | undefined {
+    const id = this.termIds.get(term);
+    if (id === undefined) return undefined;
+    const start = this.termStart.data[id];
+    return { df: this.termDf.data[id], data: this.pool.subarray(start, start + this.termLength.data[id]) };
+  }
+
+  /** Every term ever indexed in this field. */
+  terms(): IterableIterator<string> {
+    return this.termIds.keys();
+  }
 
   add(doc: number, values: readonly string[]): void {
     // A term's records are contiguous and the current doc is always its last record, so positions
@@ -35,21 +63,17 @@ export class TextField {
       if (v > 0) pos += POSITION_INCREMENT_GAP;
       const terms = analyze(values[v]);
       for (const t of terms) {
-        let p = this.terms.get(t);
-        if (!p) {
-          p = new TermPostings();
-          this.terms.set(t, p);
+        let id = this.termIds.get(t);
+        if (id === undefined) id = this.newTerm(t);
+        if (this.lastDoc.data[id] !== doc) {
+          this.lastDoc.data[id] = doc;
+          this.termDf.data[id]++;
+          this.append(id, doc);
+          this.freqAt.data[id] = this.termLength.data[id];
+          this.append(id, 0);
         }
-        const d = p.data;
-        if (p.lastDoc !== doc) {
-          p.lastDoc = doc;
-          p.df++;
-          d.push(doc);
-          p.freqAt = d.length;
-          d.push(0);
-        }
-        d.data[p.freqAt]++;
-        d.push(pos++);
+        this.pool[this.termStart.data[id] + this.freqAt.data[id]]++;
+        this.append(id, pos++);
       }
       length += terms.length;
     }
@@ -57,6 +81,68 @@ export class TextField {
     this.lengths.set(doc, length, ABSENT);
     this.docCount++;
     this.sumTotalTermFreq += length;
+  }
+
+  private newTerm(term: string): number {
+    const id = this.termStart.length;
+    this.termIds.set(term, id);
+    this.termStart.push(this.reserve(4));
+    this.termLength.push(0);
+    this.termRoom.push(4);
+    this.termDf.push(0);
+    this.lastDoc.push(ABSENT);
+    this.freqAt.push(0);
+    return id;
+  }
+
+  /** Room for `words` at the end of the pool: its offset. */
+  private reserve(words: number): number {
+    if (this.poolEnd + words > this.pool.length) {
+      const next = new Uint32Array(Math.max(this.poolEnd + words, Math.ceil(this.pool.length * 1.5)));
+      next.set(this.pool.subarray(0, this.poolEnd));
+      this.pool = next;
+    }
+    const at = this.poolEnd;
+    this.poolEnd += words;
+    return at;
+  }
+
+  private append(id: number, value: number): void {
+    const length = this.termLength.data[id];
+    if (length === this.termRoom.data[id]) this.move(id, Math.max(4, length * ROOM_GROWTH));
+    this.pool[this.termStart.data[id] + length] = value;
+    this.termLength.data[id] = length + 1;
+  }
+
+  private move(id: number, room: number): void {
+    const length = this.termLength.data[id];
+    const to = this.reserve(room);
+    const from = this.termStart.data[id];
+    this.pool.copyWithin(to, from, from + length);
+    this.moved += this.termRoom.data[id];
+    this.termStart.data[id] = to;
+    this.termRoom.data[id] = room;
+    if (this.moved > MAX_MOVED_SHARE * this.poolEnd) this.compactPool(false);
+  }
+
+  /** Rewrites the pool without the room moved terms left behind; `exact` also drops each term's spare room. */
+  private compactPool(exact: boolean): void {
+    const terms = this.termStart.length;
+    let size = 0;
+    for (let id = 0; id < terms; id++) size += exact ? this.termLength.data[id] : this.termRoom.data[id];
+    const next = new Uint32Array(exact ? size : Math.max(1024, Math.ceil(size * 1.25)));
+    let at = 0;
+    for (let id = 0; id < terms; id++) {
+      const start = this.termStart.data[id];
+      const length = this.termLength.data[id];
+      next.set(this.pool.subarray(start, start + length), at);
+      this.termStart.data[id] = at;
+      if (exact) this.termRoom.data[id] = length;
+      at += this.termRoom.data[id];
+    }
+    this.pool = next;
+    this.poolEnd = at;
+    this.moved = 0;
   }
 
   /** Takes a deleted doc out of the statistics (its postings stay, skipped as dead). */
@@ -69,14 +155,14 @@ export class TextField {
     const seen = new Set<string>();
     for (const v of values) for (const t of analyze(v)) seen.add(t);
     for (const t of seen) {
-      const p = this.terms.get(t);
-      if (p) p.df--;
+      const id = this.termIds.get(t);
+      if (id !== undefined) this.termDf.data[id]--;
     }
   }
 
   trim(): void {
-    for (const p of this.terms.values()) p.data.trim();
-    this.lengths.trim();
+    this.compactPool(true);
+    for (const a of [this.termStart, this.termLength, this.termRoom, this.termDf, this.lastDoc, this.freqAt, this.lengths]) a.trim();
   }
 
   avgFieldLength(): number {

@@ -86,6 +86,11 @@ export class KeywordWorkerHost {
     return this.call({ op: 'size', key });
   }
 
+  /** The worker's JS heap in use (every key's keyword index). */
+  heapUsed(): Promise<number> {
+    return this.call({ op: 'heapUsed' });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await this.worker.terminate();

@@ -11,7 +11,8 @@ export type KeywordRequest =
   | { op: 'drop'; key: string }
   | { op: 'search'; key: string; esQuery: unknown; opts: SearchOptions }
   | { op: 'topByKeywords'; key: string; text: string; fields: string[]; n: number }
-  | { op: 'size'; key: string };
+  | { op: 'size'; key: string }
+  | { op: 'heapUsed' };
 
 export interface KeywordEnvelope {
   id: number;

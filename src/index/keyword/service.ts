@@ -1,11 +1,27 @@
+import v8 from 'node:v8';
 import { KeywordIndex } from './index';
 import { KeywordReply, KeywordRequest } from './protocol';
 import { QueryError } from './errors';
+
+/** A key whose writes have paused this long gives back the room its postings kept for growth. */
+const TRIM_AFTER_MS = 2000;
 
 /** Per-key indexes and the request dispatcher; runs inside the keyword worker (or in-process in tests). */
 export class KeywordIndexes {
   private readonly live = new Map<string, KeywordIndex>();
   private readonly building = new Map<string, KeywordIndex>();
+  private readonly trims = new Map<string, NodeJS.Timeout>();
+
+  /** Trims the key's index once its writes pause (a trim copies the postings: not after every write). */
+  private trimLater(key: string): void {
+    clearTimeout(this.trims.get(key));
+    const timer = setTimeout(() => {
+      this.trims.delete(key);
+      this.live.get(key)?.trim();
+    }, TRIM_AFTER_MS);
+    timer.unref();
+    this.trims.set(key, timer);
+  }
 
   index(key: string): KeywordIndex {
     let ix = this.live.get(key);
@@ -34,6 +50,7 @@ export class KeywordIndexes {
         const ix = this.building.get(req.key);
         if (!ix) throw new Error(`no build in progress for key ${req.key}`);
         this.building.delete(req.key);
+        ix.trim();
         this.live.set(req.key, ix);
         return ix.size;
       }
@@ -43,6 +60,7 @@ export class KeywordIndexes {
         // Writes that arrive during a rebuild go to both, so the swap loses nothing.
         const b = this.building.get(req.key);
         if (b) for (const d of req.docs) b.upsert(d);
+        this.trimLater(req.key);
         return null;
       }
       case 'remove': {
@@ -60,6 +78,7 @@ export class KeywordIndexes {
       case 'search': return this.index(req.key).search(req.esQuery, req.opts);
       case 'topByKeywords': return this.index(req.key).topByKeywords(req.text, req.fields, req.n);
       case 'size': return this.index(req.key).size;
+      case 'heapUsed': return heapUsed();
     }
   }
 
@@ -71,4 +90,10 @@ export class KeywordIndexes {
       return { id, ok: false, error: { name: e instanceof QueryError ? 'QueryError' : err.name, message: err.message } };
     }
   }
+}
+
+/** This thread's JS heap in use, after a full collection when the process runs with --expose-gc (bench:scale does). */
+function heapUsed(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return v8.getHeapStatistics().used_heap_size;
 }

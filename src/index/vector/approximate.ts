@@ -5,7 +5,7 @@ import { SharedVectorStore } from './shared-store';
 export const MAX_AUTO_NLIST = 8192;
 
 export interface ApproximateOptions {
-  /** FAISS factory string; default `IVF<nlist>,Flat` (inner product). */
+  /** FAISS factory string; default `IVF<nlist>,SQ8` (inner product over 8-bit codes, re-scored exactly by the caller). */
   description?: string;
   /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
   nlist?: number;
@@ -80,6 +80,11 @@ export class ApproximateIndex {
     return this.faiss.ntotal;
   }
 
+  /** Whether FAISS holds lossy codes (SQ, PQ) rather than the float32 vectors: its scores and order are approximate. */
+  get quantized(): boolean {
+    return /(^|,)(SQ|PQ|OPQ)/.test(this.description);
+  }
+
   /** Inverted lists of the IVF index (undefined for other kinds). */
   get nlist(): number | undefined {
     return this.options.nlist;
@@ -88,7 +93,7 @@ export class ApproximateIndex {
   /** Creates and fills an index from the store's live rows; changes noted meanwhile are applied after. */
   static create(store: SharedVectorStore, addon: FaissAddon, options: ApproximateOptions): ApproximateIndex {
     const nlist = options.nlist ?? Math.min(MAX_AUTO_NLIST, Math.max(16, Math.round(Math.sqrt(store.size))));
-    const description = options.description ?? `IVF${nlist},Flat`;
+    const description = options.description ?? `IVF${nlist},SQ8`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
     const nprobe = options.nprobe ?? Math.min(nlist, 16);
     return new ApproximateIndex(store, faiss, description, { ...options, nlist, nprobe });

@@ -121,6 +121,17 @@ export class SharedVectorStore {
     return this.f32().slice(start, start + this.layout.dim);
   }
 
+  /** Inner product of `query` (dim floats) with the stored vector of `id`, without copying it; undefined when absent. */
+  dot(id: string, query: Float32Array): number | undefined {
+    const row = this.idToRow.get(id);
+    if (row === undefined) return undefined;
+    const f32 = this.f32();
+    const start = this.rowOffset(row) >> 2;
+    let s = 0;
+    for (let i = 0; i < query.length; i++) s += query[i]! * f32[start + i]!;
+    return s;
+  }
+
   /** Stores `vec` for `id` (appending a row; an older row of the id becomes a hole). */
   put(id: string, vec: Float32Array): void {
     if (vec.length !== this.layout.dim) throw new RangeError(`vector has ${vec.length} dims, index has ${this.layout.dim}`);

@@ -10,6 +10,9 @@ import { readSnapshot, writeSnapshot } from './snapshot';
 
 /** The approximate index is rebuilt with more lists once the rows pass this many times nlist² (4× the rows it was sized for). */
 const APPROX_REBUILD_GROWTH = 4;
+/** A quantized approximate index shortlists this many times the hits wanted (at least RESCORE_MIN_EXTRA more), re-scored exactly. */
+const RESCORE_OVERFETCH = 2;
+const RESCORE_MIN_EXTRA = 20;
 
 export type { Hit } from './approximate';
 
@@ -53,12 +56,6 @@ export interface SearchOptions {
 
 let nextStoreNumber = 1;
 
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
 
 function normalised(vec: Float32Array): Float32Array {
   let sum = 0;
@@ -156,6 +153,11 @@ export class VectorIndex {
   get approximateState(): 'off' | 'building' | 'ready' {
     if (this.approx?.isReady) return 'ready';
     return this.approxBuilding ? 'building' : 'off';
+  }
+
+  /** FAISS factory string of the serving approximate index, if one serves. */
+  get approximateDescription(): string | undefined {
+    return this.approx?.isReady ? this.approx.description : undefined;
   }
 
   /** Inverted lists of the serving approximate index (IVF), if one serves. */
@@ -270,16 +272,19 @@ export class VectorIndex {
     const approx = this.approx as ApproximateIndex;
     let excluded = 0;
     if (exclude) for (const id of exclude) if (this.has(id)) excluded++;
-    const fetch = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, k + excluded);
+    const wanted = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, k + excluded);
+    // Lossy codes (SQ8) only shortlist: fetch more than wanted and re-score the shortlist from the float32 rows.
+    const fetch = approx.quantized ? Math.max(wanted * RESCORE_OVERFETCH, wanted + RESCORE_MIN_EXTRA) : wanted;
     const raw = await approx.search(q, fetch, allow);
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
     const unapplied = new Set(approx.unapplied());
     let hits = raw.filter((h) => !exclude?.has(h.id) && !unapplied.has(h.id));
+    if (approx.quantized) for (const h of hits) h.score = this.store.dot(h.id, q) ?? h.score;
     for (const id of unapplied) {
-      const row = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.vectorOf(id);
-      if (row) hits.push({ id, score: dot(q, row) });
+      const score = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.dot(id, q);
+      if (score !== undefined) hits.push({ id, score });
     }
-    if (unapplied.size > 0) hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    if (approx.quantized || unapplied.size > 0) hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     hits = hits.slice(0, k);
     const eligible = (allow ? allow.size : this.size) - excluded;
     // too few results (a filter the probed lists barely cover): answer exactly instead

@@ -28,6 +28,16 @@ describe('embedding/word-vector model', function () {
     assert.ok(loadWordVectors() === wv, 'memoised per thread');
   });
 
+  it('lives in shared memory that another thread adopts without a copy', () => {
+    assert.ok(wv.vectors.buffer instanceof SharedArrayBuffer);
+    assert.ok(wv.shared.words.buffer instanceof SharedArrayBuffer);
+    // Another cache path, so the memo of this thread does not answer: what a second worker thread does.
+    const adopted = loadWordVectors('/nonexistent/adopted-from-another-thread.bin', wv.shared);
+    assert.ok(adopted.vectors.buffer === wv.vectors.buffer, 'the same memory, not a copy');
+    assert.equal(adopted.size, wv.size);
+    for (const word of ['the', 'rocket', 'hockey']) assert.equal(adopted.index.get(word), wv.index.get(word));
+  });
+
   it('embeds related texts closer than unrelated ones, as unit vectors', () => {
     const space = embedText(model, 'the rocket launch put a satellite in orbit', wv).vector;
     const spaceToo = embedText(model, 'NASA astronauts on the shuttle mission', wv).vector;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { KeywordIndex } from '../../../src/index/keyword/index';
+import { KeywordIndex, type KeywordDocument } from '../../../src/index/keyword/index';
+import { seededRandom } from '../../../src/random';
 import { luceneLength } from '../../../src/index/keyword/norms';
 import { bm25, doc, smallIndex } from './fixtures';
 
@@ -96,6 +97,41 @@ describe('keyword BM25 scores', () => {
     close(res.hits.hits.find((h) => h.id === 'b')!._score, bm25(2, 2, 2, 2, 5.5));
     close(res.hits.hits.find((h) => h.id === 'a')!._score, bm25(1, 2, 2, 9, 5.5));
     assert.equal(ix.search({ query: { match: { text: 'cats' } } }).hits.total.value, 0);
+  });
+
+  it('answers the same whether postings grew write by write (terms moved, pool compacted) or were built at once', () => {
+    const next = seededRandom(21);
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const text = (): string => Array.from({ length: 3 + Math.floor(next() * 30) }, () => words[Math.floor(next() ** 2 * words.length)]).join(' ');
+    const grown = new KeywordIndex();
+    const latest = new Map<string, KeywordDocument>();
+    for (let i = 0; i < 4000; i++) {
+      const id = `d${Math.floor(next() * 1500)}`;
+      if (next() < 0.1) {
+        grown.remove(id);
+        latest.delete(id);
+      } else {
+        const d = doc(id, text());
+        grown.upsert(d);
+        latest.set(id, d);
+      }
+    }
+    const built = new KeywordIndex();
+    built.build(latest.values());
+    const queries = [
+      { match: { text: 'w0 w1 w7' } }, { match: { text: { query: 'w2 w3', operator: 'and' } } },
+      { match_phrase: { text: 'w0 w1' } }, { match_phrase: { text: { query: 'w3 w0', slop: 2 } } }, { prefix: { text: 'w5' } },
+    ];
+    for (const query of queries) {
+      const q = { query, size: 50, sort: ['_score', { id: 'asc' }] };
+      const a = grown.search(q);
+      const b = built.search(q);
+      assert.deepEqual(a.hits.hits.map((h) => h.id), b.hits.hits.map((h) => h.id), JSON.stringify(query));
+      a.hits.hits.forEach((h, i) => close(h._score, b.hits.hits[i]!._score));
+      assert.equal(a.hits.total.value, b.hits.total.value);
+    }
+    grown.trim();
+    for (const query of queries) assert.deepEqual(grown.search({ query, size: 50 }).hits.hits.map((h) => h.id), built.search({ query, size: 50 }).hits.hits.map((h) => h.id));
   });
 
   it('keeps scores identical across compaction', () => {

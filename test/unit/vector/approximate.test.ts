@@ -28,6 +28,15 @@ function normalisedCopy(v: Float32Array): Float32Array {
 
 const available = VectorIndex.approximateAvailable();
 
+/** An index over clustered rows whose approximate index has been built and has taken every row. */
+async function builtIndex(rows: number, dim: number, seed: number, minRows: number): Promise<{ data: Map<string, Float32Array>; index: VectorIndex }> {
+  const data = clustered(rows, dim, seed);
+  const index = new VectorIndex(dim, { approximate: { minRows } });
+  for (const [id, v] of data) index.upsert(id, v);
+  await index.flushApproximate();
+  return { data, index };
+}
+
 (available ? describe : describe.skip)('VectorIndex approximate (FAISS IVF addon)', function () {
   this.timeout(60_000);
 
@@ -90,12 +99,33 @@ const available = VectorIndex.approximateAvailable();
     index.close();
   });
 
+  it('holds 8-bit codes by default and answers with exact float32 scores, re-scored from the stored rows', async () => {
+    const dim = 32;
+    const { data, index } = await builtIndex(3000, dim, 11, 2000);
+    assert.match(index.approximateDescription ?? '', /^IVF\d+,SQ8$/);
+    const reference = new Map(Array.from(data, ([id, v]) => [id, normalisedCopy(v)] as const));
+    const next = rng(12);
+    let hit = 0;
+    for (let i = 0; i < 20; i++) {
+      const q = normalisedCopy(data.get(`p${Math.floor(next() * 3000)}`) as Float32Array);
+      const approx = await index.search(q, 10);
+      const exact = referenceTopK(reference, q, 10);
+      for (const h of approx) {
+        const v = reference.get(h.id) as Float32Array;
+        let dot = 0;
+        for (let j = 0; j < dim; j++) dot += q[j] * v[j];
+        assert.ok(Math.abs(h.score - dot) < 1e-5, `${h.id}: score ${h.score}, float32 inner product ${dot}`);
+      }
+      const ids = new Set(exact.map((h) => h.id));
+      for (const h of approx) if (ids.has(h.id)) hit++;
+    }
+    assert.ok(hit / 200 >= 0.9, `recall@10 ${hit / 200}`);
+    index.close();
+  });
+
   it('finds a row upserted a moment ago, before FAISS has taken the change (read your writes)', async () => {
     const dim = 16;
-    const data = clustered(1200, dim, 11);
-    const index = new VectorIndex(dim, { approximate: { minRows: 1000 } });
-    for (const [id, v] of data) index.upsert(id, v);
-    await index.flushApproximate();
+    const { index } = await builtIndex(1200, dim, 11, 1000);
     assert.equal(index.approximateState, 'ready');
     const next = rng(12);
     for (let i = 0; i < 20; i++) {

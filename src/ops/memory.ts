@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+
+/** Where the process's resident memory is: the figures bench:scale splits memory per document by. */
+export interface MemoryParts {
+  /** Resident set. */
+  rss: number;
+  /** Anonymous pages (heaps, typed arrays, vector memory, FAISS): what the indexes cost. */
+  anonymous: number;
+  /** File-backed pages (the embedded store's memory map, code): the kernel may drop them under pressure. */
+  fileBacked: number;
+  /** The main thread's JS heap in use (ids, facts, second-stage terms). */
+  mainHeap: number;
+  /** The keyword worker's JS heap in use (postings objects, stored document copies). */
+  keywordHeap: number;
+  /** Typed-array backing stores of every thread (postings, vectors handed between threads). */
+  arrayBuffers: number;
+}
+
+function kilobytes(text: string, field: string): number | undefined {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+  return match ? Number(match[1]) * 1024 : undefined;
+}
+
+/** Resident memory by kind, from /proc/self/smaps_rollup (Linux); elsewhere everything counts as anonymous. */
+export function residentMemory(): Pick<MemoryParts, 'rss' | 'anonymous' | 'fileBacked'> {
+  const rss = process.memoryUsage.rss();
+  let rollup = '';
+  try {
+    rollup = fs.readFileSync('/proc/self/smaps_rollup', 'utf8');
+  } catch {
+    return { rss, anonymous: rss, fileBacked: 0 };
+  }
+  const total = kilobytes(rollup, 'Rss') ?? rss;
+  const anonymous = kilobytes(rollup, 'Anonymous') ?? total;
+  return { rss: total, anonymous, fileBacked: total - anonymous };
+}
+
+export async function memoryParts(keywordHeap: () => Promise<number>): Promise<MemoryParts> {
+  const usage = process.memoryUsage();
+  return { ...residentMemory(), mainHeap: usage.heapUsed, keywordHeap: await keywordHeap(), arrayBuffers: usage.arrayBuffers };
+}
