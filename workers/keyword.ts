@@ -11,7 +11,11 @@ if (parentPort && (workerData as { tag?: string } | null)?.tag === KEYWORD_WORKE
   const port = parentPort;
   const indexes = new KeywordIndexes();
   port.on('message', (msg: KeywordEnvelope) => {
-    port.postMessage(indexes.reply(msg.id, msg.req));
+    const reply = indexes.reply(msg.id, msg.req);
+    // A snapshot's bytes are handed over, not copied.
+    const bytes = reply.ok && reply.result instanceof Uint8Array ? reply.result : undefined;
+    const whole = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    port.postMessage(reply, whole ? [bytes.buffer as ArrayBuffer] : []);
   });
 }
 

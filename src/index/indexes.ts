@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { DocumentRecord } from '../domain';
 import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
@@ -9,6 +10,8 @@ import { TenantHybrid } from './hybrid';
 import type { HybridRecommender } from '../models/hybrid/recommender';
 import type { KeywordHit, SearchOptions, SearchResponse } from './keyword';
 import { KeywordWorkerHost } from './keyword/host';
+import type { StoredVersion } from './keyword/protocol';
+import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
 
 /** A key's content index against its stored documents (GET /healthz, the dashboard). */
@@ -47,6 +50,8 @@ export class TenantIndexes {
   /** Documents written since the queued refresh was taken (see touchDocument). */
   private readonly dirtyDocuments = new Set<string>();
   private refreshQueued = false;
+  /** The keyword index on disk, when snapshots are on. */
+  private readonly keywordSnapshot: KeywordSnapshot | undefined;
 
   constructor(
     private readonly store: TenantStore,
@@ -58,6 +63,9 @@ export class TenantIndexes {
   ) {
     this.content = new TenantContent(store, pool, settings, logger);
     this.hybrid = new TenantHybrid(store, pool, this.content, logger);
+    this.keywordSnapshot = settings.snapshotDir === undefined ? undefined : new KeywordSnapshot(
+      path.join(settings.snapshotDir, `${store.tenant}.keyword`), store.tenant, keywords, logger, settings.snapshotEveryMs, () => this.documentsLoaded,
+    );
     this.documentsLoaded = this.loadDocuments();
     this.ready = Promise.all([this.documentsLoaded, this.content.ready]).then(() => undefined);
   }
@@ -84,7 +92,21 @@ export class TenantIndexes {
         }
       }
     }
-    await this.keywords.build(this.store.tenant, documents());
+    const started = Date.now();
+    if (!await this.keywordSnapshot?.restore()) {
+      await this.keywords.build(this.store.tenant, documents());
+      this.keywordSnapshot?.touch();
+      return;
+    }
+    // Restored: storage decides what is current. Documents changed, retagged or written since the snapshot are
+    // refreshed, those deleted since are dropped.
+    const restoreMs = Date.now() - started;
+    const current: StoredVersion[] = [];
+    for await (const doc of documents()) current.push([doc.id, doc.updated_at, doc.tags]);
+    const scanMs = Date.now() - started - restoreMs;
+    const stale = await this.keywords.reconcile(this.store.tenant, current);
+    await this.refreshDocuments(stale);
+    this.logger.info({ tenant: this.store.tenant, documents: current.length, refreshed: stale.length, restoreMs, scanMs, ms: Date.now() - started }, 'keyword index restored');
   }
 
   /** Runs an Elasticsearch request body on the key's keyword index (after every write told so far). */
@@ -104,6 +126,7 @@ export class TenantIndexes {
 
   /** Brings documents' facts, tag-model entries and keyword entries to what storage holds (in batches). */
   private async refreshDocuments(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) this.keywordSnapshot?.touch();
     for (let i = 0; i < ids.length; i += REFRESH_BATCH) {
       const batch = ids.slice(i, i + REFRESH_BATCH);
       const docs = await this.store.documents.getMany(batch);
@@ -187,7 +210,7 @@ export class TenantIndexes {
       case 'all':
         this.facts.clear();
         this.tagModel.clear();
-        this.enqueue(() => this.keywords.build(this.store.tenant, []).then(() => undefined));
+        this.enqueue(() => this.keywords.build(this.store.tenant, []).then(() => this.keywordSnapshot?.touch()));
         this.content.clear();
         this.hybrid.reset();
         // Another process's writes that came after its delete may have been told before it.
@@ -247,8 +270,8 @@ export class TenantIndexes {
     await this.queue;
   }
 
-  close(): Promise<void> {
-    return this.content.close();
+  async close(): Promise<void> {
+    await Promise.all([this.content.close(), this.keywordSnapshot?.close()]);
   }
 }
 

@@ -1,5 +1,5 @@
 import { analyze, POSITION_INCREMENT_GAP } from './analyzer';
-import { DocValueLists, GrowableU32 } from './growable';
+import { DocValueLists, GrowableU32, type DocValueListsState } from './growable';
 
 export const ABSENT = 0xffffffff;
 
@@ -9,6 +9,18 @@ export interface TermPostings {
   readonly df: number;
   /** The records, a view valid until the field's next write. */
   readonly data: Uint32Array;
+}
+
+export interface TextFieldState {
+  /** Terms by id (the order they were first seen). */
+  terms: string[];
+  starts: Uint32Array;
+  lengths: Uint32Array;
+  df: Uint32Array;
+  pool: Uint32Array;
+  docLengths: Uint32Array;
+  docCount: number;
+  sumTotalTermFreq: number;
 }
 
 /** A term that outgrows its room moves to the end of the pool with this many times the room. */
@@ -24,22 +36,45 @@ export class TextField {
    * 82k documents and 245k terms before, most of it per-term objects).
    */
   private readonly termIds = new Map<string, number>();
-  private readonly termStart = new GrowableU32(16);
-  private readonly termLength = new GrowableU32(16);
-  private readonly termRoom = new GrowableU32(16);
-  private readonly termDf = new GrowableU32(16);
+  private readonly termStart: GrowableU32;
+  private readonly termLength: GrowableU32;
+  private readonly termRoom: GrowableU32;
+  private readonly termDf: GrowableU32;
   /** While indexing: the doc of each term's last record and where its freq sits (relative to the term's start). */
-  private readonly lastDoc = new GrowableU32(16);
-  private readonly freqAt = new GrowableU32(16);
-  private pool = new Uint32Array(1024);
-  private poolEnd = 0;
+  private readonly lastDoc: GrowableU32;
+  private readonly freqAt: GrowableU32;
+  private pool: Uint32Array;
+  private poolEnd: number;
   private moved = 0;
   /** Token count per doc; ABSENT when the doc has no token in this field. */
-  readonly lengths = new GrowableU32(16);
-  docCount = 0;
-  sumTotalTermFreq = 0;
+  readonly lengths: GrowableU32;
+  docCount: number;
+  sumTotalTermFreq: number;
 
-  constructor(readonly name: string) {}
+  constructor(readonly name: string, state?: TextFieldState) {
+    state?.terms.forEach((term, id) => this.termIds.set(term, id));
+    const terms = state?.terms.length ?? 0;
+    this.termStart = state ? new GrowableU32(0).adopt(state.starts) : new GrowableU32(16);
+    this.termLength = state ? new GrowableU32(0).adopt(state.lengths) : new GrowableU32(16);
+    this.termRoom = state ? new GrowableU32(0).adopt(state.lengths.slice()) : new GrowableU32(16);
+    this.termDf = state ? new GrowableU32(0).adopt(state.df) : new GrowableU32(16);
+    this.lastDoc = state ? new GrowableU32(0).adopt(new Uint32Array(terms).fill(ABSENT)) : new GrowableU32(16);
+    this.freqAt = state ? new GrowableU32(0).adopt(new Uint32Array(terms)) : new GrowableU32(16);
+    this.pool = state?.pool ?? new Uint32Array(1024);
+    this.poolEnd = state?.pool.length ?? 0;
+    this.lengths = state ? new GrowableU32(0).adopt(state.docLengths) : new GrowableU32(16);
+    this.docCount = state?.docCount ?? 0;
+    this.sumTotalTermFreq = state?.sumTotalTermFreq ?? 0;
+  }
+
+  /** The field as plain data (a snapshot's); trims first, so each term's records start where the previous end. */
+  toState(): TextFieldState {
+    this.trim();
+    return {
+      terms: [...this.termIds.keys()], starts: this.termStart.values(), lengths: this.termLength.values(), df: this.termDf.values(),
+      pool: this.pool.slice(0, this.poolEnd), docLengths: this.lengths.values(), docCount: this.docCount, sumTotalTermFreq: this.sumTotalTermFreq,
+    };
+  }
 
   /** The postings of `term`, or undefined when no document ever had it. */
   postings(term: string): TermPostings | undefined {
@@ -174,20 +209,46 @@ export class TextField {
  * An exact-value field (`id`, `tags`, `meta.x.keyword`, booleans): ordinals, a doc list per ordinal
  * (for term queries and candidate sets) and per-doc ordinals (for aggregations).
  */
+export interface KeywordFieldState {
+  values: string[];
+  firstDoc: Uint32Array;
+  lists: (Uint32Array | null)[];
+  df: number[];
+  docOrds: DocValueListsState;
+  docCount: number;
+  sumDocFreq: number;
+}
+
 export class KeywordField {
   readonly ordOf = new Map<string, number>();
-  readonly values: string[] = [];
+  readonly values: string[];
   /** First doc of each ordinal; most values of `id` and `meta.x.keyword` have one doc only. */
-  private readonly firstDoc = new GrowableU32(16);
+  private readonly firstDoc: GrowableU32;
   /** Doc list of ordinals seen in more than one doc (first doc included). */
-  private readonly lists: (GrowableU32 | undefined)[] = [];
-  readonly df: number[] = [];
-  readonly docOrds = new DocValueLists('u32');
-  docCount = 0;
+  private readonly lists: (GrowableU32 | undefined)[];
+  readonly df: number[];
+  readonly docOrds: DocValueLists;
+  docCount: number;
   /** Sum over live docs of their number of distinct values (Lucene's sumDocFreq). */
-  sumDocFreq = 0;
+  sumDocFreq: number;
 
-  constructor(readonly name: string) {}
+  constructor(readonly name: string, state?: KeywordFieldState) {
+    this.values = state?.values ?? [];
+    this.values.forEach((v, ord) => this.ordOf.set(v, ord));
+    this.firstDoc = state ? new GrowableU32(0).adopt(state.firstDoc) : new GrowableU32(16);
+    this.lists = state?.lists.map((l) => (l ? new GrowableU32(0).adopt(l) : undefined)) ?? [];
+    this.df = state?.df ?? [];
+    this.docOrds = new DocValueLists('u32', state?.docOrds);
+    this.docCount = state?.docCount ?? 0;
+    this.sumDocFreq = state?.sumDocFreq ?? 0;
+  }
+
+  toState(): KeywordFieldState {
+    return {
+      values: this.values, firstDoc: this.firstDoc.values(), lists: this.lists.map((l) => l?.values() ?? null), df: this.df,
+      docOrds: this.docOrds.toState(), docCount: this.docCount, sumDocFreq: this.sumDocFreq,
+    };
+  }
 
   add(doc: number, values: readonly string[]): void {
     const ords: number[] = [];
@@ -244,8 +305,13 @@ export class KeywordField {
 
 /** A numeric path of meta (`meta.price`), possibly multi-valued. */
 export class NumericField {
-  readonly docValues = new DocValueLists('f64');
-  constructor(readonly name: string) {}
+  readonly docValues: DocValueLists;
+  constructor(readonly name: string, state?: DocValueListsState) {
+    this.docValues = new DocValueLists('f64', state);
+  }
+  toState(): DocValueListsState {
+    return this.docValues.toState();
+  }
   trim(): void {
     this.docValues.trim();
   }

@@ -1,9 +1,21 @@
+type Numbers = Uint32Array | Float64Array;
+
 /** Append-only typed arrays that double as they grow: postings without one object per entry. */
-export class GrowableU32 {
-  data: Uint32Array;
+class Growable<A extends Numbers> {
   length = 0;
-  constructor(capacity = 4) {
-    this.data = new Uint32Array(capacity);
+  data: A;
+  constructor(private readonly allocate: (capacity: number) => A, capacity: number) {
+    this.data = allocate(capacity);
+  }
+  /** Takes `values` as its content (a snapshot's). */
+  adopt(values: A): this {
+    this.data = values;
+    this.length = values.length;
+    return this;
+  }
+  /** The content, as a copy. */
+  values(): A {
+    return this.data.slice(0, this.length) as A;
   }
   push(v: number): void {
     if (this.length === this.data.length) this.grow(this.length + 1);
@@ -12,55 +24,43 @@ export class GrowableU32 {
   grow(min: number): void {
     let cap = Math.max(4, this.data.length * 2);
     while (cap < min) cap *= 2;
-    const next = new Uint32Array(cap);
+    const next = this.allocate(cap);
     next.set(this.data.subarray(0, this.length));
     this.data = next;
   }
   /** Drops unused capacity (after a bulk build). */
   trim(): void {
-    if (this.data.length > this.length + 4) this.data = this.data.slice(0, this.length);
+    if (this.data.length > this.length + 4) this.data = this.data.slice(0, this.length) as A;
   }
   /** Sets index i, filling any gap with `fill`. */
-  set(i: number, v: number, fill = 0): void {
-    if (i >= this.data.length) this.grow(i + 1);
-    if (i >= this.length) {
-      if (fill !== 0) this.data.fill(fill, this.length, i);
-      this.length = i + 1;
-    }
-    this.data[i] = v;
-  }
-  get(i: number, missing: number): number {
-    return i < this.length ? this.data[i] : missing;
-  }
-}
-
-export class GrowableF64 {
-  data: Float64Array;
-  length = 0;
-  constructor(capacity = 4) {
-    this.data = new Float64Array(capacity);
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) this.grow(this.length + 1);
-    this.data[this.length++] = v;
-  }
-  grow(min: number): void {
-    let cap = Math.max(4, this.data.length * 2);
-    while (cap < min) cap *= 2;
-    const next = new Float64Array(cap);
-    next.set(this.data.subarray(0, this.length));
-    this.data = next;
-  }
-  trim(): void {
-    if (this.data.length > this.length + 4) this.data = this.data.slice(0, this.length);
-  }
-  set(i: number, v: number, fill = NaN): void {
+  set(i: number, v: number, fill: number): void {
     if (i >= this.data.length) this.grow(i + 1);
     if (i >= this.length) {
       this.data.fill(fill, this.length, i);
       this.length = i + 1;
     }
     this.data[i] = v;
+  }
+}
+
+export class GrowableU32 extends Growable<Uint32Array> {
+  constructor(capacity = 4) {
+    super((n) => new Uint32Array(n), capacity);
+  }
+  override set(i: number, v: number, fill = 0): void {
+    super.set(i, v, fill);
+  }
+  get(i: number, missing: number): number {
+    return i < this.length ? this.data[i] : missing;
+  }
+}
+
+export class GrowableF64 extends Growable<Float64Array> {
+  constructor(capacity = 4) {
+    super((n) => new Float64Array(n), capacity);
+  }
+  override set(i: number, v: number, fill = NaN): void {
+    super.set(i, v, fill);
   }
   get(i: number): number {
     return i < this.length ? this.data[i] : NaN;
@@ -71,12 +71,24 @@ export class GrowableF64 {
  * Per-document lists of values, documents appended in increasing order (compressed sparse rows).
  * Documents never appended read as empty.
  */
+export interface DocValueListsState {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  values: Float64Array | Uint32Array;
+}
+
 export class DocValueLists {
-  private readonly starts = new GrowableU32(8);
-  private readonly ends = new GrowableU32(8);
+  private readonly starts: GrowableU32;
+  private readonly ends: GrowableU32;
   readonly values: GrowableF64 | GrowableU32;
-  constructor(kind: 'f64' | 'u32') {
-    this.values = kind === 'f64' ? new GrowableF64(8) : new GrowableU32(8);
+  constructor(kind: 'f64' | 'u32', state?: DocValueListsState) {
+    this.starts = state ? new GrowableU32(0).adopt(state.starts) : new GrowableU32(8);
+    this.ends = state ? new GrowableU32(0).adopt(state.ends) : new GrowableU32(8);
+    if (state) this.values = state.values instanceof Float64Array ? new GrowableF64(0).adopt(state.values) : new GrowableU32(0).adopt(state.values);
+    else this.values = kind === 'f64' ? new GrowableF64(8) : new GrowableU32(8);
+  }
+  toState(): DocValueListsState {
+    return { starts: this.starts.values(), ends: this.ends.values(), values: this.values.values() };
   }
   trim(): void {
     this.starts.trim();

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { KeywordDocument } from './document';
 import { QueryError } from './errors';
 import { KeywordHit, SearchOptions, SearchResponse } from './index';
-import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest } from './protocol';
+import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, type StoredVersion } from './protocol';
 
 const WORKER_FILE = path.join(__dirname, '..', '..', '..', 'workers', 'keyword.js');
 const BUILD_CHUNK = 5000;
@@ -36,12 +36,12 @@ export class KeywordWorkerHost {
     this.worker.on('exit', (code) => { if (!this.closed) failAll(new Error(`keyword worker exited with code ${code}`)); });
   }
 
-  private call<T>(req: KeywordRequest): Promise<T> {
+  private call<T>(req: KeywordRequest, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new Error('keyword worker host is closed'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, req });
+      this.worker.postMessage({ id, req }, transfer);
     });
   }
 
@@ -84,6 +84,22 @@ export class KeywordWorkerHost {
 
   size(key: string): Promise<number> {
     return this.call({ op: 'size', key });
+  }
+
+  /** A key's whole index as bytes, for `restore` after a restart (every write sent before is in it). */
+  snapshot(key: string): Promise<Uint8Array> {
+    return this.call({ op: 'snapshot', key });
+  }
+
+  /** Serves a key from a `snapshot`'s bytes (handed over, not copied); false when they are of another format. */
+  restore(key: string, bytes: Uint8Array): Promise<boolean> {
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
+    return this.call({ op: 'restore', key, bytes }, whole ? [bytes.buffer as ArrayBuffer] : []);
+  }
+
+  /** Brings a restored index to what storage holds: drops what storage no longer has; resolves to the ids to upsert. */
+  reconcile(key: string, current: StoredVersion[]): Promise<string[]> {
+    return this.call({ op: 'reconcile', key, current });
   }
 
   /** The worker's JS heap in use (every key's keyword index). */

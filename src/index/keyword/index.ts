@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { analyze } from './analyzer';
 import { Query } from './ast';
 import { runAggregations } from './aggs';
@@ -8,7 +9,8 @@ import { Executor } from './exec';
 import { highlightDoc, highlightTerms, parseHighlight } from './highlight';
 import { MatchSet } from './matchset';
 import { compareTuples, MISSING_HIGH, MISSING_LOW, parseSearchAfter, parseSort, SortKey, SortValue, sortValues } from './sort';
-import { IndexStore } from './store';
+import type { StoredVersion } from './protocol';
+import { IndexStore, type IndexStoreState } from './store';
 import { topK } from './topk';
 import { describe, intParam, numberParam } from './values';
 import { isRecord } from '../../domain';
@@ -59,6 +61,11 @@ export interface KeywordHit {
   score: number;
 }
 
+/** Bump when IndexStoreState changes shape: older snapshots are then rebuilt from storage instead. */
+const SNAPSHOT_FORMAT = 1;
+/** What the analyzer makes of a few scripts: a snapshot analysed otherwise is not restored. */
+const analysisFingerprint = (): string => analyze('Quick brown Foxes, 2026-11-25 — Быстрые лисы; 東京の天気; القطط السريعة').join('|');
+
 const ID_TIEBREAK: SortKey = { kind: 'id', field: 'id', order: 'asc', missingFirst: false };
 
 /**
@@ -74,6 +81,35 @@ export class KeywordIndex {
     this.store.reset();
     for (const d of docs) this.store.upsert(d);
     this.store.trim();
+  }
+
+  /** The whole index as bytes (v8.serialize), for `restore` after a restart. */
+  snapshot(): Uint8Array {
+    return v8.serialize({ format: SNAPSHOT_FORMAT, analysis: analysisFingerprint(), store: this.store.toState() });
+  }
+
+  /** Replaces the content with a `snapshot`'s; false (content unchanged) when it was made by another format or analysis. */
+  restore(bytes: Uint8Array): boolean {
+    const value: unknown = v8.deserialize(bytes);
+    if (!isRecord(value) || value.format !== SNAPSHOT_FORMAT || value.analysis !== analysisFingerprint()) return false;
+    this.store.load(value.store as IndexStoreState);
+    return true;
+  }
+
+  /**
+   * Compares the index with what storage holds (after a `restore`): removes the documents storage no longer has
+   * and returns the ids whose stored version is not the indexed one (changed, retagged or missing here).
+   */
+  reconcile(current: readonly StoredVersion[]): string[] {
+    const stale: string[] = [];
+    const stored = new Set<string>();
+    for (const [id, updatedAt, tags] of current) {
+      stored.add(id);
+      const indexed = this.get(id);
+      if (!indexed || indexed.updated_at !== updatedAt || !sameValues(indexed.tags ?? [], tags)) stale.push(id);
+    }
+    for (const id of [...this.store.docOf.keys()]) if (!stored.has(id)) this.remove(id);
+    return stale;
   }
 
   /** Releases the room left for growth (after a bulk load: it is about a third of the postings). */
@@ -216,6 +252,10 @@ export class KeywordIndex {
       return 0;
     };
   }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 function filterScores(m: MatchSet, min: number): MatchSet {

@@ -12,7 +12,13 @@ export type KeywordRequest =
   | { op: 'search'; key: string; esQuery: unknown; opts: SearchOptions }
   | { op: 'topByKeywords'; key: string; text: string; fields: string[]; n: number }
   | { op: 'size'; key: string }
-  | { op: 'heapUsed' };
+  | { op: 'heapUsed' }
+  | { op: 'snapshot'; key: string }
+  | { op: 'restore'; key: string; bytes: Uint8Array }
+  | { op: 'reconcile'; key: string; current: StoredVersion[] };
+
+/** What storage holds of a document, enough to tell whether the indexed version is current: id, updated_at, tags. */
+export type StoredVersion = readonly [id: string, updatedAt: string, tags: readonly string[]];
 
 export interface KeywordEnvelope {
   id: number;

@@ -79,6 +79,14 @@ export class KeywordIndexes {
       case 'topByKeywords': return this.index(req.key).topByKeywords(req.text, req.fields, req.n);
       case 'size': return this.index(req.key).size;
       case 'heapUsed': return heapUsed();
+      case 'snapshot': return this.index(req.key).snapshot();
+      case 'restore': {
+        const ix = new KeywordIndex();
+        if (!ix.restore(req.bytes)) return false;
+        this.live.set(req.key, ix);
+        return true;
+      }
+      case 'reconcile': return this.index(req.key).reconcile(req.current);
     }
   }
 

@@ -1,11 +1,21 @@
 import { DATE_FIELDS, DateField, flattenMeta, KeywordDocument, KEYWORD_IGNORE_ABOVE } from './document';
-import { KeywordField, NumericField, TextField } from './fields';
-import { GrowableF64 } from './growable';
+import { KeywordField, NumericField, TextField, type KeywordFieldState, type TextFieldState } from './fields';
+import { GrowableF64, type DocValueListsState } from './growable';
 import { parseDate } from './datemath';
 
 /** Compact when this share of the doc numbers belongs to deleted documents (and at least MIN_DEAD). */
 const COMPACT_RATIO = 0.25;
 const MIN_DEAD = 1024;
+
+/** A key's keyword index as plain data (typed arrays, strings, the documents), for v8.serialize. */
+export interface IndexStoreState {
+  text: Array<[string, TextFieldState]>;
+  keyword: Array<[string, KeywordFieldState]>;
+  numeric: Array<[string, DocValueListsState]>;
+  dates: Array<[DateField, Float64Array]>;
+  /** Source of each doc number, null once deleted. */
+  sources: (KeywordDocument | null)[];
+}
 
 /**
  * The data of one key's keyword index: documents get increasing internal numbers; an update is a
@@ -125,6 +135,34 @@ export class IndexStore {
     }
     for (const path of flat.booleans.keys()) this.keyword.get(path)?.remove(n);
     return true;
+  }
+
+  toState(): IndexStoreState {
+    return {
+      text: [...this.text].map(([name, f]) => [name, f.toState()]),
+      keyword: [...this.keyword].map(([name, f]) => [name, f.toState()]),
+      numeric: [...this.numeric].map(([name, f]) => [name, f.toState()]),
+      dates: [...this.dates].map(([name, c]) => [name, c.values()]),
+      sources: this.sources.map((d) => d ?? null),
+    };
+  }
+
+  /** Replaces the whole content with a state from `toState`. */
+  load(state: IndexStoreState): void {
+    this.text = new Map(state.text.map(([name, s]) => [name, new TextField(name, s)]));
+    this.keyword = new Map(state.keyword.map(([name, s]) => [name, new KeywordField(name, s)]));
+    this.numeric = new Map(state.numeric.map(([name, s]) => [name, new NumericField(name, s)]));
+    this.dates = new Map(state.dates.map(([name, values]) => [name, new GrowableF64(0).adopt(values)]));
+    this.sources = state.sources.map((d) => d ?? undefined);
+    this.live = new Uint8Array(Math.max(1024, this.sources.length));
+    this.docOf = new Map();
+    this.liveCount = 0;
+    this.sources.forEach((d, n) => {
+      if (!d) return;
+      this.live[n] = 1;
+      this.docOf.set(d.id, n);
+      this.liveCount++;
+    });
   }
 
   /** Releases growth slack of every array (after a bulk load). */
