@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { KeywordIndexes } from '../src/index/keyword/service';
-import { KEYWORD_WORKER_TAG, KeywordEnvelope } from '../src/index/keyword/protocol';
+import { KEYWORD_WORKER_TAG, KeywordEnvelope, transferOf } from '../src/index/keyword/protocol';
 
 /**
  * The keyword index's own thread (a dedicated worker_threads Worker started by KeywordWorkerHost,
@@ -13,9 +13,7 @@ if (parentPort && (workerData as { tag?: string } | null)?.tag === KEYWORD_WORKE
   port.on('message', (msg: KeywordEnvelope) => {
     const reply = indexes.reply(msg.id, msg.req);
     // A snapshot's bytes are handed over, not copied.
-    const bytes = reply.ok && reply.result instanceof Uint8Array ? reply.result : undefined;
-    const whole = bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    port.postMessage(reply, whole ? [bytes.buffer as ArrayBuffer] : []);
+    port.postMessage(reply, reply.ok ? transferOf(reply.result) : []);
   });
 }
 

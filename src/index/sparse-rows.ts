@@ -7,7 +7,7 @@ const MIN_COMPACT_TERMS = 4096;
 /**
  * Sparse vectors keyed by document id (the second stage's TF-IDF terms), every row in two flat arrays:
  * a document costs its terms (8 bytes each) and a slot, not an object and two typed-array views
- * (about 250 bytes of heap more per document, measured).
+ * (bench:scale, 82k documents: the main thread's heap 457 → 225 bytes per document).
  */
 export class SparseRows {
   private readonly slotOf = new Map<string, number>();

@@ -49,6 +49,10 @@ describe('operator surfaces: /openapi.json and /metrics', () => {
     assert.match(text, /kindred_http_request_duration_seconds_bucket/);
     assert.match(text, /kindred_pool_threads 1/);
     assert.match(text, /process_resident_memory_bytes/);
+    // Memory by part: the resident set split by kind, and the heaps of the main thread and the keyword worker.
+    const part = (name: string) => Number(new RegExp(`^kindred_memory_bytes\\{part="${name}"\\} (\\S+)$`, 'm').exec(text)?.[1]);
+    assert.ok(part('rss') > 0 && part('anonymous') > 0 && part('anonymous') + part('fileBacked') === part('rss'), text);
+    for (const name of ['mainHeap', 'keywordHeap', 'arrayBuffers']) assert.ok(part(name) > 0 && part(name) < part('rss'), name);
   });
 
   it('keeps /metrics off when no admin token is configured', async () => {

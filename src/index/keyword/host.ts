@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { KeywordDocument } from './document';
 import { QueryError } from './errors';
 import { KeywordHit, SearchOptions, SearchResponse } from './index';
-import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, type StoredVersion } from './protocol';
+import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, transferOf, type StoredVersion } from './protocol';
 
 const WORKER_FILE = path.join(__dirname, '..', '..', '..', 'workers', 'keyword.js');
 const BUILD_CHUNK = 5000;
@@ -93,8 +93,7 @@ export class KeywordWorkerHost {
 
   /** Serves a key from a `snapshot`'s bytes (handed over, not copied); false when they are of another format. */
   restore(key: string, bytes: Uint8Array): Promise<boolean> {
-    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
-    return this.call({ op: 'restore', key, bytes }, whole ? [bytes.buffer as ArrayBuffer] : []);
+    return this.call({ op: 'restore', key, bytes }, transferOf(bytes));
   }
 
   /** Brings a restored index to what storage holds: drops what storage no longer has; resolves to the ids to upsert. */

@@ -112,7 +112,7 @@ export class KeywordIndex {
     return stale;
   }
 
-  /** Releases the room left for growth (after a bulk load: it is about a third of the postings). */
+  /** Releases the room left for growth (after a bulk load, or once writes pause). */
   trim(): void {
     this.store.trim();
   }

@@ -29,5 +29,11 @@ export type KeywordReply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { name: string; message: string } };
 
+/** The buffer to hand over with a message carrying `bytes`, when they span all of it (else they are copied). */
+export function transferOf(bytes: unknown): ArrayBuffer[] {
+  if (!(bytes instanceof Uint8Array) || !(bytes.buffer instanceof ArrayBuffer)) return [];
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
+}
+
 /** workerData that makes workers/keyword.ts serve an index (and not act when loaded otherwise). */
 export const KEYWORD_WORKER_TAG = 'kindred-keyword-index';
