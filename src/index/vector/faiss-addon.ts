@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import { loadNativeBuild } from '../../native-build';
 
 export interface FaissSearchParams {
   nprobe?: number;
@@ -45,19 +44,7 @@ let cached: FaissAddon | null | undefined;
 /** The FAISS addon, or null when it was not built (`make -C native faiss`). */
 export function loadFaissAddon(): FaissAddon | null {
   if (cached !== undefined) return cached;
-  cached = null;
-  const candidates: string[] = [];
-  if (process.env.KINDRED_FAISS_ADDON) candidates.push(process.env.KINDRED_FAISS_ADDON);
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    candidates.push(path.join(dir, 'native', 'build', 'faiss_addon.node'));
-    dir = path.dirname(dir);
-  }
-  const file = candidates.find((f) => fs.existsSync(f));
-  if (file) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const loaded: unknown = require(file);
-    if (isFaissAddon(loaded)) cached = loaded;
-  }
+  const loaded = loadNativeBuild('faiss_addon.node', process.env.KINDRED_FAISS_ADDON);
+  cached = isFaissAddon(loaded) ? loaded : null;
   return cached;
 }
