@@ -1,3 +1,4 @@
+import bytes from 'bytes';
 import os from 'node:os';
 import cron from 'node-cron';
 import path from 'node:path';
@@ -42,6 +43,8 @@ export interface Config {
   };
   // --- crash safety ---
   /** How often a key's changed content index is snapshotted (KINDRED_SNAPSHOT_SECONDS, default 300). */
+  /** Bytes every key's indexes may hold together before the least recently used are unloaded. */
+  indexMemory: number;
   snapshotEveryMs: number;
   // --- end crash safety ---
   // --- limits (docs/decisions/limits.md) ---
@@ -94,6 +97,17 @@ function parseVersionHosts(value: string | undefined): Map<string, string> {
     hosts.set(host, version);
   }
   return hosts;
+}
+
+/** The machine's memory the indexes may hold by default: the rest is left to storage, the OS cache and requests. */
+const INDEX_MEMORY_SHARE = 0.5;
+
+/** A size such as `2GB`, `512mb` or a number of bytes (the `bytes` package's notation, 1 KB = 1024 bytes). */
+function bytesFrom(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const parsed = bytes.parse(value.trim());
+  if (parsed === null || !Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name}: '${value}' is not a size (e.g. 2GB, 512MB, or bytes)`);
+  return Math.floor(parsed);
 }
 
 function intFrom(name: string, value: string | undefined, fallback: number, min: number): number {
@@ -155,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: intFrom('KINDRED_PARSER_CACHE_SECONDS', env.KINDRED_PARSER_CACHE_SECONDS, 86_400, 0) * 1000,
       ratePerSecond: intFrom('KINDRED_PARSER_RATE', env.KINDRED_PARSER_RATE, 1, 1),
     },
+    indexMemory: bytesFrom('KINDRED_INDEX_MEMORY', env.KINDRED_INDEX_MEMORY, Math.floor(os.totalmem() * INDEX_MEMORY_SHARE)),
     snapshotEveryMs: intFrom('KINDRED_SNAPSHOT_SECONDS', env.KINDRED_SNAPSHOT_SECONDS, 300, 1) * 1000,
     rateLimit: rateLimitFrom(env),
     timeouts: timeoutsFrom(env),

@@ -74,7 +74,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const contentSettings = defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs);
   prepareWordVectors(pool, { wordVectorCacheFile: contentSettings.wordVectorCacheFile })
     .catch((error: unknown) => logger.warn({ err: error }, 'loading word vectors ahead of requests failed'));
-  const indexes = new Indexes(storage, pool, changes, contentSettings, logger);
+  const indexes = new Indexes(storage, pool, changes, contentSettings, logger, config.indexMemory);
   const clusters = new ClusterService(storage, pool, indexes, logger);
   // The dashboard shows each schedule and records its runs.
   const schedules = new ScheduleBoard();
@@ -87,6 +87,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const versions: Record<string, ApiVersion> = { ...VERSIONS, parser: parserVersion };
   const metrics = new Metrics(
     pool, () => indexes.list().map(([tenant, idx]) => ({ tenant, documents: idx.content.size })), () => memoryParts(() => indexes.keywordHeapUsed()),
+    () => indexes.memoryUse(),
   );
   const operations = new Operations({ pool, storage, indexes, requests: metrics.requests, schedules });
   metrics.trackJobs(() => operations.jobStates());

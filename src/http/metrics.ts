@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { MemoryParts } from '../ops/memory';
+import type { IndexMemoryUse, MemoryParts } from '../ops/memory';
 import type { JobStateCount } from '../ops/operations';
 import { RequestStats } from '../ops/request-stats';
 import type { WorkerPool } from '../pool';
@@ -13,7 +13,10 @@ export class Metrics {
   private readonly requestCount: Counter<'version' | 'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'version' | 'route'>;
 
-  constructor(pool: WorkerPool, indexSizes: () => Array<{ tenant: string; documents: number }>, memory?: () => Promise<MemoryParts>) {
+  constructor(
+    pool: WorkerPool, indexSizes: () => Array<{ tenant: string; documents: number }>, memory?: () => Promise<MemoryParts>,
+    indexMemory?: () => IndexMemoryUse,
+  ) {
     collectDefaultMetrics({ register: this.registry });
     this.requestCount = new Counter({
       name: 'kindred_http_requests_total', help: 'API requests by version, route, method and status',
@@ -73,6 +76,25 @@ export class Metrics {
           this.reset();
           for (const [part, bytes] of Object.entries(await memory())) this.set({ part }, bytes);
         },
+      });
+    }
+    if (indexMemory) {
+      new Gauge({
+        name: 'kindred_index_memory_bytes', help: 'The indexes\' memory budget (KINDRED_INDEX_MEMORY) and what the loaded keys are counted as',
+        labelNames: ['kind'], registers: [this.registry],
+        collect() {
+          const use = indexMemory();
+          this.set({ kind: 'budget' }, use.budget);
+          this.set({ kind: 'held' }, use.held);
+        },
+      });
+      new Gauge({
+        name: 'kindred_index_keys_loaded', help: 'Keys whose indexes are in memory', registers: [this.registry],
+        collect() { this.set(indexMemory().loadedKeys); },
+      });
+      new Counter({
+        name: 'kindred_index_unloads_total', help: 'Keys unloaded to stay within the memory budget', registers: [this.registry],
+        collect() { this.reset(); this.inc(indexMemory().unloads); },
       });
     }
   }

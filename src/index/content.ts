@@ -131,8 +131,10 @@ export class TenantContent {
     private readonly pool: WorkerPool,
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
+    /** Resolves once the key's previous indexes in this process are unloaded (their snapshot written). */
+    after: Promise<void> = Promise.resolve(),
   ) {
-    this.restored = this.restore();
+    this.restored = after.then(() => this.restore());
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
     // running a second rebuild alongside (two at once lost track of the writes made during them).
     this.ready = this.restored.then((restored) => (restored ? undefined : this.refit()));

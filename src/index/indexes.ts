@@ -13,6 +13,8 @@ import { KeywordWorkerHost } from './keyword/host';
 import type { StoredVersion } from './keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
+import { trimAllocator } from '../ops/allocator';
+import type { IndexMemoryUse } from '../ops/memory';
 
 /** A key's content index against its stored documents (GET /healthz, the dashboard). */
 export interface IndexingProgress {
@@ -24,6 +26,13 @@ export interface IndexingProgress {
 }
 
 const PROGRESS_TTL_MS = 2000;
+/**
+ * Resident bytes a key's indexes hold per document besides its vector, idle: bench:scale measured 8.7 KB per
+ * document at 82k documents with 64-dimension vectors (256 B of them), malloc tuned (src/ops/allocator.ts).
+ */
+const BYTES_PER_DOCUMENT = 8_400;
+/** How often the memory budget is checked (besides after each key's load). */
+const BUDGET_CHECK_MS = 1000;
 /** Documents read from storage and sent to the keyword worker at once. */
 const REFRESH_BATCH = 1000;
 /** Documents waiting for their keyword and facts refresh beyond which writers wait (as the content index's). */
@@ -50,6 +59,7 @@ export class TenantIndexes {
   /** Documents written since the queued refresh was taken (see touchDocument). */
   private readonly dirtyDocuments = new Set<string>();
   private refreshQueued = false;
+  private isReady = false;
   /** The keyword index on disk, when snapshots are on. */
   private readonly keywordSnapshot: KeywordSnapshot | undefined;
 
@@ -60,17 +70,21 @@ export class TenantIndexes {
     private readonly logger: Logger,
     /** The keyword indexes of every key live in one worker thread, each under its tenant id. */
     private readonly keywords: KeywordWorkerHost,
+    /** Resolves once the key's previous indexes in this process are unloaded (memory budget). */
+    private readonly after: Promise<void> = Promise.resolve(),
   ) {
-    this.content = new TenantContent(store, pool, settings, logger);
+    this.content = new TenantContent(store, pool, settings, logger, after);
     this.hybrid = new TenantHybrid(store, pool, this.content, logger);
     this.keywordSnapshot = settings.snapshotDir === undefined ? undefined : new KeywordSnapshot(
       path.join(settings.snapshotDir, `${store.tenant}.keyword`), store.tenant, keywords, logger, settings.snapshotEveryMs, () => this.documentsLoaded,
     );
     this.documentsLoaded = this.loadDocuments();
     this.ready = Promise.all([this.documentsLoaded, this.content.ready]).then(() => undefined);
+    this.ready.then(() => (this.isReady = true), () => undefined);
   }
 
   private async loadDocuments(): Promise<void> {
+    await this.after;
     for await (const batch of this.store.taggings.scan(5000)) {
       for (const t of batch) this.facts.tag(t.document_id, t.tag_id);
     }
@@ -270,15 +284,40 @@ export class TenantIndexes {
     await this.queue;
   }
 
+  /** Resident bytes these indexes are counted as against the memory budget (BYTES_PER_DOCUMENT). */
+  get memoryEstimate(): number {
+    return this.content.size * (BYTES_PER_DOCUMENT + this.content.dimensions * 4);
+  }
+
+  /** Whether unloading now would lose nothing and interrupt nothing: built, no refit, no write waiting. */
+  get settled(): boolean {
+    return this.isReady && !this.content.isRefitting && this.dirtyDocuments.size === 0 && !this.refreshQueued;
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.content.close(), this.keywordSnapshot?.close()]);
+  }
+
+  /** Snapshots what changed and frees the key's indexes here (memory budget); the next use loads them again. */
+  async unload(): Promise<void> {
+    await this.documentsSettled().catch(() => undefined);
+    await this.close();
+    await this.keywords.drop(this.store.tenant);
   }
 }
 
 export class Indexes {
+  /** Loaded keys, least recently used first. */
   private readonly tenants = new Map<string, TenantIndexes>();
+  /** Service calls running per key: a key is never unloaded under one. */
+  private readonly leases = new Map<string, number>();
+  /** Keys being unloaded: loading one again waits for its snapshot. */
+  private readonly unloading = new Map<string, Promise<void>>();
   private readonly keywords = new KeywordWorkerHost();
   private readonly unsubscribe: () => void;
+  private readonly budgetTimer: NodeJS.Timeout;
+  private enforcing: Promise<void> | undefined;
+  private unloads = 0;
 
   constructor(
     private readonly storage: Storage,
@@ -286,27 +325,104 @@ export class Indexes {
     changes: ChangeBus,
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
+    /** Bytes the indexes of all keys may hold (KINDRED_INDEX_MEMORY); beyond, the least recently used are unloaded. */
+    private readonly budget = Infinity,
   ) {
     // Indexes follow writes: a key written through this process gets its indexes at its first write, not its
     // first query. Other processes' writes reach only keys loaded here (a balancer routes each key to one node).
     this.unsubscribe = changes.subscribe((change) => (change.remote ? this.tenants.get(change.tenant) : this.of(change.tenant))?.apply(change));
+    this.budgetTimer = setInterval(() => void this.enforceBudget(), BUDGET_CHECK_MS);
+    this.budgetTimer.unref();
   }
 
-  /** The key's indexes, building them on first use; await `.ready` before reading them. */
+  /** The key's indexes, loading them on first use (or after an unload); await `.ready` before reading them. */
   of(tenant: string): TenantIndexes {
     let indexes = this.tenants.get(tenant);
-    if (!indexes) {
-      indexes = new TenantIndexes(this.storage.tenant(tenant), this.pool, this.settings, this.logger, this.keywords);
-      this.tenants.set(tenant, indexes);
+    if (indexes) {
+      this.tenants.delete(tenant);
+    } else {
+      indexes = new TenantIndexes(this.storage.tenant(tenant), this.pool, this.settings, this.logger, this.keywords, this.unloading.get(tenant));
+      indexes.ready.then(() => this.enforceBudget(), () => undefined);
     }
+    this.tenants.set(tenant, indexes);
     return indexes;
   }
 
-  /** Builds the indexes of every key that has documents, so the first requests find them ready. */
+  /** Runs a service call on `tenant` with its indexes held: the memory budget does not unload them meanwhile. */
+  hold<T>(tenant: string, call: () => T): T {
+    this.leases.set(tenant, (this.leases.get(tenant) ?? 0) + 1);
+    const release = (): void => {
+      const left = (this.leases.get(tenant) ?? 1) - 1;
+      if (left > 0) this.leases.set(tenant, left);
+      else this.leases.delete(tenant);
+    };
+    let result: T;
+    try {
+      result = call();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (result instanceof Promise) result.then(release, release);
+    else release();
+    return result;
+  }
+
+  /** Unloads the least recently used keys that are idle until the loaded ones fit the budget (the most recent always stays). */
+  private enforceBudget(): Promise<void> {
+    this.enforcing ??= (async () => {
+      for (;;) {
+        const loaded = [...this.tenants];
+        let held = loaded.reduce((sum, [, indexes]) => sum + indexes.memoryEstimate, 0);
+        if (held <= this.budget) return;
+        const victims = loaded.slice(0, -1).filter(([tenant, indexes]) => !this.leases.has(tenant) && indexes.settled);
+        if (victims.length === 0) return;
+        for (const [tenant, indexes] of victims) {
+          if (held <= this.budget) break;
+          held -= indexes.memoryEstimate;
+          await this.unload(tenant, indexes);
+        }
+      }
+    })().finally(() => {
+      this.enforcing = undefined;
+    });
+    return this.enforcing;
+  }
+
+  private async unload(tenant: string, indexes: TenantIndexes): Promise<void> {
+    const started = Date.now();
+    const documents = indexes.content.size;
+    this.tenants.delete(tenant);
+    const done = indexes.unload().catch((error: unknown) => {
+      this.logger.error({ err: error, tenant }, 'unloading indexes failed');
+    }).finally(() => {
+      if (this.unloading.get(tenant) === done) this.unloading.delete(tenant);
+    });
+    this.unloading.set(tenant, done);
+    await done;
+    trimAllocator();
+    this.unloads++;
+    this.logger.info({ tenant, documents, ms: Date.now() - started }, 'indexes unloaded (memory budget)');
+  }
+
+  /** The memory budget and what is held against it. */
+  memoryUse(): IndexMemoryUse {
+    let held = 0;
+    for (const indexes of this.tenants.values()) held += indexes.memoryEstimate;
+    return { budget: this.budget, held, loadedKeys: this.tenants.size, unloads: this.unloads };
+  }
+
+  /** Builds the indexes of every key that has documents, as many as the budget holds, so the first requests find them ready. */
   async warm(): Promise<void> {
     const tenants = new Set((await this.storage.keys.list()).filter((k) => !k.revoked_at).map((k) => k.tenant));
+    let planned = 0;
     for (const tenant of tenants) {
-      if ((await this.storage.tenant(tenant).documents.count()) > 0) await this.of(tenant).ready;
+      const documents = await this.storage.tenant(tenant).documents.count();
+      if (documents === 0) continue;
+      // Dimensions are not known before loading: counted as the floor's 64.
+      planned += documents * (BYTES_PER_DOCUMENT + 256);
+      if (planned > this.budget && this.tenants.size > 0) break;
+      await this.of(tenant).ready;
     }
   }
 
@@ -329,7 +445,9 @@ export class Indexes {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.budgetTimer);
     this.unsubscribe();
+    await Promise.all([...this.unloading.values()]);
     await Promise.all([...this.tenants.values()].map((indexes) => indexes.close()));
     await this.keywords.close();
   }

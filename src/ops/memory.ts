@@ -40,3 +40,14 @@ export async function memoryParts(keywordHeap: () => Promise<number>): Promise<M
   const usage = process.memoryUsage();
   return { ...await residentMemory(), mainHeap: usage.heapUsed, keywordHeap: await keywordHeap(), arrayBuffers: usage.arrayBuffers };
 }
+
+/** The indexes' memory budget and what is held against it (GET /metrics). */
+export interface IndexMemoryUse {
+  /** KINDRED_INDEX_MEMORY. */
+  budget: number;
+  /** What the loaded keys' indexes are counted as (bytes per document measured by bench:scale). */
+  held: number;
+  loadedKeys: number;
+  /** Keys unloaded to stay within the budget since start. */
+  unloads: number;
+}

@@ -275,7 +275,7 @@ export class ClusterService {
     const model = await stillThere();
     if (!model || model.status === 'trained') return;
     const started = Date.now();
-    const { ids, vectors, dim } = await this.indexes.of(store.tenant).contentVectors();
+    const { ids, vectors, dim } = await this.indexes.hold(store.tenant, () => this.indexes.of(store.tenant).contentVectors());
     const texts: string[] = [];
     const keep: number[] = [];
     for (let i = 0; i < ids.length; i += 1000) {

@@ -36,8 +36,11 @@ export interface TenantApi {
   deleteAllData(): Promise<void>;
 }
 
-/** Calls to `target`'s members with the tenant first; each bound function is made once. */
-function bind<M extends object>(target: M | undefined, ctx: TenantContext, what: string): TenantBound<M> {
+/**
+ * Calls to `target`'s members with the tenant first, each run under `hold` (the key's indexes stay loaded while
+ * it runs); each bound function is made once.
+ */
+function bind<M extends object>(target: M | undefined, ctx: TenantContext, what: string, hold: <T>(call: () => T) => T): TenantBound<M> {
   const made = new Map<PropertyKey, unknown>();
   return new Proxy({}, {
     get(_, name) {
@@ -46,7 +49,7 @@ function bind<M extends object>(target: M | undefined, ctx: TenantContext, what:
         const member: unknown = target ? (target as Record<PropertyKey, unknown>)[name] : undefined;
         if (target && typeof member !== 'function') return undefined;
         fn = target
-          ? (...args: unknown[]) => (member as (...a: unknown[]) => unknown).call(target, ctx, ...args)
+          ? (...args: unknown[]) => hold(() => (member as (...a: unknown[]) => unknown).call(target, ctx, ...args))
           : () => Promise.reject(new ApiError(503, `${what} is not available`, {}, 'unavailable'));
         made.set(name, fn);
       }
@@ -75,17 +78,18 @@ export class TenantApis {
     if (!api) {
       const { storage, changes, indexes, clusters, articles } = this.parts;
       const ctx: TenantContext = { tenant, store: storage.tenant(tenant), changes, indexes: () => indexes.of(tenant) };
+      const hold = <T>(call: () => T): T => indexes.hold(tenant, call);
       api = {
         tenant,
-        documents: bind(documents, ctx, 'Documents'),
-        tags: bind(tags, ctx, 'Tags'),
-        users: bind(users, ctx, 'Users'),
-        recommend: bind(recommend, ctx, 'Recommendations'),
-        hybrid: bind(hybrid, ctx, 'The hybrid recommender'),
-        search: bind(search, ctx, 'Search'),
-        clusters: bind(clusters, ctx, 'Clustering'),
-        articles: bind(articles, ctx, 'Article extraction'),
-        deleteAllData: () => deleteAllData(ctx),
+        documents: bind(documents, ctx, 'Documents', hold),
+        tags: bind(tags, ctx, 'Tags', hold),
+        users: bind(users, ctx, 'Users', hold),
+        recommend: bind(recommend, ctx, 'Recommendations', hold),
+        hybrid: bind(hybrid, ctx, 'The hybrid recommender', hold),
+        search: bind(search, ctx, 'Search', hold),
+        clusters: bind(clusters, ctx, 'Clustering', hold),
+        articles: bind(articles, ctx, 'Article extraction', hold),
+        deleteAllData: () => hold(() => deleteAllData(ctx)),
       };
       this.apis.set(tenant, api);
     }
