@@ -126,7 +126,13 @@ export class TenantIndexes {
   /** Runs an Elasticsearch request body on the key's keyword index (after every write told so far). */
   async search(esQuery: unknown, options: SearchOptions): Promise<SearchResponse> {
     await this.documentsSettled();
-    return this.keywords.search(this.store.tenant, esQuery, options);
+    const result = await this.keywords.search(this.store.tenant, esQuery, options);
+    const fields = [...options.fields ?? []];
+    const { hits } = result.response.hits;
+    if ((fields.length === 0 && !result.highlight) || hits.length === 0) return result.response;
+    // The keyword index keeps no copy of the documents: hits' fields and highlights come from storage.
+    const docs = await this.store.documents.getMany(hits.map((h) => h.id));
+    return this.keywords.decorate(result, docs.map((d) => d && this.keywordDocument(d, this.facts.tags(d.id))), fields);
   }
 
   async topByKeywords(text: string, fields: string[], n: number): Promise<KeywordHit[]> {

@@ -19,6 +19,7 @@ export interface TextFieldState {
   df: Uint32Array;
   pool: Uint32Array;
   docLengths: Uint32Array;
+  docTerms: DocValueListsState;
   docCount: number;
   sumTotalTermFreq: number;
 }
@@ -48,6 +49,8 @@ export class TextField {
   private moved = 0;
   /** Token count per doc; ABSENT when the doc has no token in this field. */
   readonly lengths: GrowableU32;
+  /** Each doc's distinct term ids: what a delete takes out of the document frequencies (no copy of the text kept). */
+  private docTerms: DocValueLists;
   docCount: number;
   sumTotalTermFreq: number;
 
@@ -63,6 +66,7 @@ export class TextField {
     this.pool = state?.pool ?? new Uint32Array(1024);
     this.poolEnd = state?.pool.length ?? 0;
     this.lengths = state ? new GrowableU32(0).adopt(state.docLengths) : new GrowableU32(16);
+    this.docTerms = new DocValueLists('u32', state?.docTerms);
     this.docCount = state?.docCount ?? 0;
     this.sumTotalTermFreq = state?.sumTotalTermFreq ?? 0;
   }
@@ -72,7 +76,7 @@ export class TextField {
     this.trim();
     return {
       terms: [...this.termIds.keys()], starts: this.termStart.values(), lengths: this.termLength.values(), df: this.termDf.values(),
-      pool: this.pool.slice(0, this.poolEnd), docLengths: this.lengths.values(), docCount: this.docCount, sumTotalTermFreq: this.sumTotalTermFreq,
+      pool: this.pool.slice(0, this.poolEnd), docLengths: this.lengths.values(), docTerms: this.docTerms.toState(), docCount: this.docCount, sumTotalTermFreq: this.sumTotalTermFreq,
     };
   }
 
@@ -94,6 +98,7 @@ export class TextField {
     // are appended in place and only the freq slot is bumped.
     let pos = 0;
     let length = 0;
+    const distinct: number[] = [];
     for (let v = 0; v < values.length; v++) {
       if (v > 0) pos += POSITION_INCREMENT_GAP;
       const terms = analyze(values[v]);
@@ -102,6 +107,7 @@ export class TextField {
         if (id === undefined) id = this.newTerm(t);
         if (this.lastDoc.data[id] !== doc) {
           this.lastDoc.data[id] = doc;
+          distinct.push(id);
           this.termDf.data[id]++;
           this.append(id, doc);
           this.freqAt.data[id] = this.termLength.data[id];
@@ -113,6 +119,7 @@ export class TextField {
       length += terms.length;
     }
     if (length === 0) return;
+    this.docTerms.append(doc, distinct);
     this.lengths.set(doc, length, ABSENT);
     this.docCount++;
     this.sumTotalTermFreq += length;
@@ -180,19 +187,47 @@ export class TextField {
     this.moved = 0;
   }
 
-  /** Takes a deleted doc out of the statistics (its postings stay, skipped as dead). */
-  remove(doc: number, values: readonly string[]): void {
+  /** Takes a deleted doc out of the statistics (its postings stay, skipped as dead, until `compact`). */
+  remove(doc: number): void {
     const length = this.lengths.get(doc, ABSENT);
     if (length === ABSENT) return;
     this.docCount--;
     this.sumTotalTermFreq -= length;
     this.lengths.data[doc] = ABSENT;
-    const seen = new Set<string>();
-    for (const v of values) for (const t of analyze(v)) seen.add(t);
-    for (const t of seen) {
-      const id = this.termIds.get(t);
-      if (id !== undefined) this.termDf.data[id]--;
+    this.docTerms.forEach(doc, (id) => {
+      this.termDf.data[id]--;
+    });
+  }
+
+  /** Renumbers the docs (`map[doc]`: new number, -1 for deleted ones), dropping deleted docs' records. */
+  compact(map: Int32Array): void {
+    const terms = this.termStart.length;
+    for (let id = 0; id < terms; id++) {
+      const start = this.termStart.data[id];
+      const end = start + this.termLength.data[id];
+      let out = start;
+      // Records are [doc, freq, positions × freq]; kept ones slide down in place.
+      for (let at = start; at < end;) {
+        const doc = this.pool[at];
+        const size = 2 + this.pool[at + 1];
+        const to = map[doc];
+        if (to >= 0) {
+          this.pool.copyWithin(out, at, at + size);
+          this.pool[out] = to;
+          out += size;
+        }
+        at += size;
+      }
+      this.termLength.data[id] = out - start;
+      this.lastDoc.data[id] = ABSENT;
     }
+    const kept = new GrowableU32(16);
+    for (let doc = 0; doc < map.length; doc++) {
+      if (map[doc] >= 0) kept.set(map[doc], this.lengths.get(doc, ABSENT), ABSENT);
+    }
+    this.lengths.adopt(kept.values());
+    this.docTerms = this.docTerms.remapped(map);
+    this.compactPool(true);
   }
 
   trim(): void {
@@ -221,13 +256,13 @@ export interface KeywordFieldState {
 
 export class KeywordField {
   readonly ordOf = new Map<string, number>();
-  readonly values: string[];
+  values: string[];
   /** First doc of each ordinal; most values of `id` and `meta.x.keyword` have one doc only. */
-  private readonly firstDoc: GrowableU32;
+  private firstDoc: GrowableU32;
   /** Doc list of ordinals seen in more than one doc (first doc included). */
-  private readonly lists: (GrowableU32 | undefined)[];
-  readonly df: number[];
-  readonly docOrds: DocValueLists;
+  private lists: (GrowableU32 | undefined)[];
+  df: number[];
+  docOrds: DocValueLists;
   docCount: number;
   /** Sum over live docs of their number of distinct values (Lucene's sumDocFreq). */
   sumDocFreq: number;
@@ -286,10 +321,37 @@ export class KeywordField {
     this.docOrds.trim();
   }
 
-  /** Every doc number ever given this ordinal, increasing (dead ones included). */
+  /** Every doc number given this ordinal since the last compaction, increasing (dead ones included). */
   docsOf(ord: number): Uint32Array {
     const list = this.lists[ord];
     return list ? list.data.subarray(0, list.length) : this.firstDoc.data.subarray(ord, ord + 1);
+  }
+
+  /** Renumbers the docs (`map[doc]`: new number, -1 for deleted ones) and drops the values no live doc has. */
+  compact(map: Int32Array): void {
+    const ordMap = new Int32Array(this.values.length).fill(-1);
+    const values: string[] = [];
+    const firstDoc = new GrowableU32(16);
+    const lists: (GrowableU32 | undefined)[] = [];
+    const df: number[] = [];
+    for (let ord = 0; ord < this.values.length; ord++) {
+      const kept = new GrowableU32(1);
+      for (const doc of this.docsOf(ord)) if (map[doc] >= 0) kept.push(map[doc]);
+      if (kept.length === 0) continue;
+      ordMap[ord] = values.length;
+      values.push(this.values[ord]);
+      firstDoc.push(kept.data[0]);
+      kept.trim();
+      lists.push(kept.length > 1 ? kept : undefined);
+      df.push(this.df[ord]);
+    }
+    this.values = values;
+    this.ordOf.clear();
+    values.forEach((v, ord) => this.ordOf.set(v, ord));
+    this.firstDoc = firstDoc;
+    this.lists = lists;
+    this.df = df;
+    this.docOrds = this.docOrds.remapped(map, ordMap);
   }
 
   remove(doc: number): void {
@@ -305,7 +367,7 @@ export class KeywordField {
 
 /** A numeric path of meta (`meta.price`), possibly multi-valued. */
 export class NumericField {
-  readonly docValues: DocValueLists;
+  docValues: DocValueLists;
   constructor(readonly name: string, state?: DocValueListsState) {
     this.docValues = new DocValueLists('f64', state);
   }
@@ -314,5 +376,9 @@ export class NumericField {
   }
   trim(): void {
     this.docValues.trim();
+  }
+  /** Renumbers the docs (`map[doc]`: new number, -1 for deleted ones). */
+  compact(map: Int32Array): void {
+    this.docValues = this.docValues.remapped(map);
   }
 }

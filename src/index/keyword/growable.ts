@@ -125,6 +125,24 @@ export class DocValueLists {
     const s = this.starts.data[doc];
     return s < this.ends.data[doc] ? this.values.data[s] : undefined;
   }
+  /**
+   * The same lists under new doc numbers: `map[doc]` is the doc's new number, or -1 to leave it out; `valueMap`,
+   * when given, renumbers the values too (ordinals).
+   */
+  remapped(map: Int32Array, valueMap?: Int32Array): DocValueLists {
+    const out = new DocValueLists(this.values instanceof GrowableF64 ? 'f64' : 'u32');
+    const d = this.values.data;
+    for (let doc = 0; doc < this.starts.length && doc < map.length; doc++) {
+      if (map[doc] < 0) continue;
+      const s = this.starts.data[doc];
+      const e = this.ends.data[doc];
+      if (s === e) continue;
+      const values = d.subarray(s, e);
+      out.append(map[doc], valueMap ? Array.from(values, (v) => valueMap[v]) : values);
+    }
+    out.trim();
+    return out;
+  }
   /** Values of doc as a view (valid until the next append). */
   view(doc: number): Float64Array | Uint32Array | undefined {
     if (doc >= this.starts.length) return undefined;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { KeywordDocument } from './document';
 import { QueryError } from './errors';
-import { KeywordHit, SearchOptions, SearchResponse } from './index';
+import { KeywordHit, KeywordSearch, SearchOptions, SearchResponse } from './index';
 import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, transferOf, type StoredVersion } from './protocol';
 
 const WORKER_FILE = path.join(__dirname, '..', '..', '..', 'workers', 'keyword.js');
@@ -74,8 +74,14 @@ export class KeywordWorkerHost {
     return this.call({ op: 'drop', key });
   }
 
-  search(key: string, esQuery: unknown, opts: SearchOptions = {}): Promise<SearchResponse> {
-    return this.call({ op: 'search', key, esQuery, opts: { ...opts, now: opts.now ?? Date.now() } });
+  /** Runs a search on a key's index: hits with ids, scores and sort values (see `decorate`). */
+  search(key: string, esQuery: unknown, opts: Pick<SearchOptions, 'now'> = {}): Promise<KeywordSearch> {
+    return this.call({ op: 'search', key, esQuery, opts: { now: opts.now ?? Date.now() } });
+  }
+
+  /** A search's response with its hits' fields and highlights, from their documents (decorateHits, on the worker). */
+  decorate(result: KeywordSearch, docs: (KeywordDocument | undefined)[], fields: string[]): Promise<SearchResponse> {
+    return this.call({ op: 'decorate', result, docs, fields });
   }
 
   topByKeywords(key: string, text: string, fields: string[] = ['text', 'meta.title'], n = 25): Promise<KeywordHit[]> {

@@ -6,7 +6,8 @@ import { DateField, KeywordDocument } from './document';
 import { parseQuery } from './dsl';
 import { QueryError } from './errors';
 import { Executor } from './exec';
-import { highlightDoc, highlightTerms, parseHighlight } from './highlight';
+import { highlightTerms, parseHighlight, type HighlightSpec, type HighlightTerms } from './highlight';
+import { decorateHits } from './hits';
 import { MatchSet } from './matchset';
 import { compareTuples, MISSING_HIGH, MISSING_LOW, parseSearchAfter, parseSort, SortKey, SortValue, sortValues } from './sort';
 import type { StoredVersion } from './protocol';
@@ -27,7 +28,7 @@ export const HONOURED_KEYS = ['query', 'from', 'size', 'sort', 'highlight', 'min
 export type HitField = 'text' | 'meta' | 'tags' | 'published_at' | 'created_at' | 'updated_at';
 
 export interface SearchOptions {
-  /** Document fields to copy into each hit (from the indexed document). Default: none (only id). */
+  /** Document fields to copy into each hit (from storage: see `decorateHits`). Default: none (only id). */
   fields?: readonly HitField[] | readonly string[];
   /** Instant `now` resolves to in date math (epoch millis); default Date.now(). */
   now?: number;
@@ -56,13 +57,20 @@ export interface SearchResponse {
   aggregations?: Record<string, unknown>;
 }
 
+/** A search's result before its hits get their documents' fields (`decorateHits`). */
+export interface KeywordSearch {
+  response: SearchResponse;
+  /** When the request asks for highlights: how, and the query's terms by field. */
+  highlight?: { spec: HighlightSpec; terms: HighlightTerms };
+}
+
 export interface KeywordHit {
   id: string;
   score: number;
 }
 
 /** Bump when IndexStoreState changes shape: older snapshots are then rebuilt from storage instead. */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 /** What the analyzer makes of a few scripts: a snapshot analysed otherwise is not restored. */
 const analysisFingerprint = (): string => analyze('Quick brown Foxes, 2026-11-25 — Быстрые лисы; 東京の天気; القطط السريعة').join('|');
 
@@ -105,8 +113,8 @@ export class KeywordIndex {
     const stored = new Set<string>();
     for (const [id, updatedAt, tags] of current) {
       stored.add(id);
-      const indexed = this.get(id);
-      if (!indexed || indexed.updated_at !== updatedAt || !sameValues(indexed.tags ?? [], tags)) stale.push(id);
+      const n = this.store.docOf.get(id);
+      if (n === undefined || !this.store.isVersion(n, updatedAt, tags)) stale.push(id);
     }
     for (const id of [...this.store.docOf.keys()]) if (!stored.has(id)) this.remove(id);
     return stale;
@@ -136,18 +144,25 @@ export class KeywordIndex {
     return this.store.docOf.has(id);
   }
 
-  get(id: string): KeywordDocument | undefined {
-    const n = this.store.docOf.get(id);
-    return n === undefined ? undefined : this.store.sources[n];
-  }
-
   /** Internal access for the filter helpers and tests. */
   get internals(): IndexStore {
     return this.store;
   }
 
-  /** Runs an Elasticsearch request body. Throws QueryError (only) on bad input. */
-  search(esQuery: unknown, opts: SearchOptions = {}): SearchResponse {
+  /**
+   * Runs an Elasticsearch request body, then copies the requested fields and highlights into the hits from
+   * `sourceOf` (the index keeps no copy of the documents). Throws QueryError (only) on bad input.
+   */
+  search(esQuery: unknown, opts: SearchOptions = {}, sourceOf: (id: string) => KeywordDocument | undefined = () => undefined): SearchResponse {
+    const result = this.run(esQuery, opts);
+    return decorateHits(result, result.response.hits.hits.map((h) => sourceOf(h.id)), opts.fields);
+  }
+
+  /**
+   * Runs an Elasticsearch request body: hits carry ids, scores and sort values; the rest of a hit (stored fields,
+   * highlights) is `decorateHits`' with the hits' documents. Throws QueryError (only) on bad input.
+   */
+  run(esQuery: unknown, opts: Pick<SearchOptions, 'now'> = {}): KeywordSearch {
     if (!isRecord(esQuery)) throw new QueryError(`[es_query] must be an object, got ${describe(esQuery)}`);
     const now = opts.now ?? Date.now();
     const from = intParam(esQuery.from, 'from', 0);
@@ -185,17 +200,11 @@ export class KeywordIndex {
     }
     const candCmp = candidates === matches ? cmp : this.comparator(keys, candidates);
     const order = topK(candidates.docs.length, from + size, candCmp).slice(from);
-    const terms = highlight ? highlightTerms(query) : undefined;
     const hits = order.map((i) => {
       const doc = candidates.docs[i];
       const score = candidates.scores[i];
-      const source = this.store.sources[doc]!;
-      const hit: SearchHit = { id: source.id, ...pickFields(source, opts.fields), _score: score };
+      const hit: SearchHit = { id: this.store.ids[doc]!, _score: score };
       if (emitSort) hit.sort = sortValues(keys, this.store, doc, score);
-      if (highlight && terms) {
-        const h = highlightDoc(source, highlight, terms);
-        if (h) hit.highlight = h;
-      }
       return hit;
     });
     const response: SearchResponse = {
@@ -206,7 +215,7 @@ export class KeywordIndex {
       },
     };
     if (esQuery.aggs !== undefined) response.aggregations = runAggregations(esQuery.aggs, matches.docs, { store: this.store, now });
-    return response;
+    return highlight ? { response, highlight: { spec: highlight, terms: highlightTerms(query) } } : { response };
   }
 
   /**
@@ -215,11 +224,8 @@ export class KeywordIndex {
    */
   topByKeywords(text: string, fields: readonly string[] = ['text', 'meta.title'], n = 25): KeywordHit[] {
     if (analyze(text).length === 0) return [];
-    const res = this.search(
-      { query: { multi_match: { query: text, fields: [...fields], type: 'best_fields' } }, size: Math.min(n, MAX_RESULT_WINDOW) },
-      {},
-    );
-    return res.hits.hits.map((h) => ({ id: h.id, score: h._score }));
+    const { response } = this.run({ query: { multi_match: { query: text, fields: [...fields], type: 'best_fields' } }, size: Math.min(n, MAX_RESULT_WINDOW) });
+    return response.hits.hits.map((h) => ({ id: h.id, score: h._score }));
   }
 
   private comparator(keys: SortKey[], m: MatchSet): (a: number, b: number) => number {
@@ -244,7 +250,7 @@ export class KeywordIndex {
         else if (k.kind === 'date') c = cols[i]![a] - cols[i]![b];
         else if (k.kind === 'doc') c = m.docs[a] - m.docs[b];
         else {
-          const x = store.sources[m.docs[a]]!.id, y = store.sources[m.docs[b]]!.id;
+          const x = store.ids[m.docs[a]]!, y = store.ids[m.docs[b]]!;
           c = x < y ? -1 : x > y ? 1 : 0;
         }
         if (c !== 0) return k.order === 'desc' ? -c : c;
@@ -254,32 +260,11 @@ export class KeywordIndex {
   }
 }
 
-function sameValues(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
-
 function filterScores(m: MatchSet, min: number): MatchSet {
   const keep: number[] = [];
   for (let i = 0; i < m.docs.length; i++) if (m.scores[i] >= min) keep.push(i);
   if (keep.length === m.docs.length) return m;
   return { docs: Uint32Array.from(keep, (i) => m.docs[i]), scores: Float64Array.from(keep, (i) => m.scores[i]) };
-}
-
-function pickFields(doc: KeywordDocument, fields: readonly string[] | undefined): Partial<SearchHit> {
-  const out: Partial<SearchHit> = {};
-  if (!fields) return out;
-  for (const f of fields) {
-    switch (f) {
-      case 'text': out.text = doc.text; break;
-      case 'meta': out.meta = doc.meta ?? null; break;
-      case 'tags': out.tags = doc.tags ?? []; break;
-      case 'published_at': out.published_at = doc.published_at ?? null; break;
-      case 'created_at': out.created_at = doc.created_at; break;
-      case 'updated_at': out.updated_at = doc.updated_at; break;
-      default: break;
-    }
-  }
-  return out;
 }
 
 export { QueryError };

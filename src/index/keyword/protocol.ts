@@ -1,5 +1,5 @@
 import { KeywordDocument } from './document';
-import { SearchOptions } from './index';
+import type { KeywordSearch, SearchOptions } from './index';
 
 /** Messages between KeywordWorkerHost and workers/keyword.ts. */
 export type KeywordRequest =
@@ -9,7 +9,8 @@ export type KeywordRequest =
   | { op: 'upsert'; key: string; docs: KeywordDocument[] }
   | { op: 'remove'; key: string; ids: string[] }
   | { op: 'drop'; key: string }
-  | { op: 'search'; key: string; esQuery: unknown; opts: SearchOptions }
+  | { op: 'search'; key: string; esQuery: unknown; opts: Pick<SearchOptions, 'now'> }
+  | { op: 'decorate'; result: KeywordSearch; docs: (KeywordDocument | undefined)[]; fields: string[] }
   | { op: 'topByKeywords'; key: string; text: string; fields: string[]; n: number }
   | { op: 'size'; key: string }
   | { op: 'heapUsed' }

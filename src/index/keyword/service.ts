@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import { KeywordIndex } from './index';
 import { KeywordReply, KeywordRequest } from './protocol';
 import { QueryError } from './errors';
+import { decorateHits } from './hits';
 
 /** A key whose writes have paused this long gives back the room its postings kept for growth. */
 const TRIM_AFTER_MS = 2000;
@@ -75,7 +76,8 @@ export class KeywordIndexes {
         this.live.delete(req.key);
         this.building.delete(req.key);
         return null;
-      case 'search': return this.index(req.key).search(req.esQuery, req.opts);
+      case 'search': return this.index(req.key).run(req.esQuery, req.opts);
+      case 'decorate': return decorateHits(req.result, req.docs, req.fields);
       case 'topByKeywords': return this.index(req.key).topByKeywords(req.text, req.fields, req.n);
       case 'size': return this.index(req.key).size;
       case 'heapUsed': return heapUsed();

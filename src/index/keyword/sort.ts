@@ -58,7 +58,7 @@ export function sortValues(keys: SortKey[], store: IndexStore, doc: number, scor
   return keys.map((k) => {
     switch (k.kind) {
       case 'score': return score;
-      case 'id': return store.sources[doc]?.id ?? null;
+      case 'id': return store.ids[doc] ?? null;
       case 'doc': return doc;
       case 'date': {
         const v = store.dates.get(k.field as DateField)?.get(doc) ?? NaN;

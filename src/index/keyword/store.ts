@@ -7,28 +7,29 @@ import { parseDate } from './datemath';
 const COMPACT_RATIO = 0.25;
 const MIN_DEAD = 1024;
 
-/** A key's keyword index as plain data (typed arrays, strings, the documents), for v8.serialize. */
+/** A key's keyword index as plain data (typed arrays and strings), for v8.serialize. */
 export interface IndexStoreState {
   text: Array<[string, TextFieldState]>;
   keyword: Array<[string, KeywordFieldState]>;
   numeric: Array<[string, DocValueListsState]>;
   dates: Array<[DateField, Float64Array]>;
-  /** Source of each doc number, null once deleted. */
-  sources: (KeywordDocument | null)[];
+  /** Id of each doc number, null once deleted. */
+  ids: (string | null)[];
 }
 
 /**
  * The data of one key's keyword index: documents get increasing internal numbers; an update is a
- * delete plus an add; deleted numbers are skipped until a compaction renumbers everything.
+ * delete plus an add; deleted numbers are skipped until a compaction renumbers everything. No copy of the
+ * documents is kept: hits' stored fields and highlights come from storage (TenantIndexes.search).
  */
 export class IndexStore {
   text = new Map<string, TextField>();
   keyword = new Map<string, KeywordField>();
   numeric = new Map<string, NumericField>();
   dates = new Map<DateField, GrowableF64>();
-  /** Source of each live doc number (undefined once deleted). */
-  sources: (KeywordDocument | undefined)[] = [];
-  /** 1 per live doc number: a compact copy of `sources[d] !== undefined` for the hot loops. */
+  /** Id of each live doc number (undefined once deleted). */
+  ids: (string | undefined)[] = [];
+  /** 1 per live doc number: a compact copy of `ids[d] !== undefined` for the hot loops. */
   live = new Uint8Array(1024);
   docOf = new Map<string, number>();
   liveCount = 0;
@@ -38,11 +39,11 @@ export class IndexStore {
   }
 
   get maxDoc(): number {
-    return this.sources.length;
+    return this.ids.length;
   }
 
   isLive(doc: number): boolean {
-    return this.sources[doc] !== undefined;
+    return this.ids[doc] !== undefined;
   }
 
   reset(): void {
@@ -50,7 +51,7 @@ export class IndexStore {
     this.keyword = new Map();
     this.numeric = new Map();
     this.dates = new Map(DATE_FIELDS.map((f) => [f, new GrowableF64(16)]));
-    this.sources = [];
+    this.ids = [];
     this.live = new Uint8Array(1024);
     this.docOf = new Map();
     this.liveCount = 0;
@@ -88,8 +89,8 @@ export class IndexStore {
 
   upsert(doc: KeywordDocument): void {
     this.removeId(doc.id);
-    const n = this.sources.length;
-    this.sources.push(doc);
+    const n = this.ids.length;
+    this.ids.push(doc.id);
     if (n >= this.live.length) {
       const next = new Uint8Array(this.live.length * 2);
       next.set(this.live);
@@ -119,22 +120,27 @@ export class IndexStore {
   removeId(id: string): boolean {
     const n = this.docOf.get(id);
     if (n === undefined) return false;
-    const doc = this.sources[n];
     this.docOf.delete(id);
-    if (!doc) return false;
-    this.sources[n] = undefined;
+    this.ids[n] = undefined;
     this.live[n] = 0;
     this.liveCount--;
-    this.text.get('text')?.remove(n, typeof doc.text === 'string' ? [doc.text] : []);
-    this.keyword.get('id')?.remove(n);
-    this.keyword.get('tags')?.remove(n);
-    const flat = flattenMeta(doc.meta);
-    for (const [path, values] of flat.strings) {
-      this.text.get(path)?.remove(n, values);
-      this.keyword.get(`${path}.keyword`)?.remove(n);
-    }
-    for (const path of flat.booleans.keys()) this.keyword.get(path)?.remove(n);
+    // Each field knows whether the doc had a value in it.
+    for (const f of this.text.values()) f.remove(n);
+    for (const f of this.keyword.values()) f.remove(n);
     return true;
+  }
+
+  /** Whether doc `n` was indexed at this `updated_at` with these tags (in this order). */
+  isVersion(n: number, updatedAt: string, tags: readonly string[]): boolean {
+    if (this.dates.get('updated_at')?.get(n) !== parseDate(updatedAt)) return false;
+    const field = this.keyword.get('tags');
+    if (!field || field.docOrds.count(n) !== tags.length) return false;
+    let i = 0;
+    let same = true;
+    field.docOrds.forEach(n, (ord) => {
+      same &&= field.values[ord] === tags[i++];
+    });
+    return same;
   }
 
   toState(): IndexStoreState {
@@ -143,7 +149,7 @@ export class IndexStore {
       keyword: [...this.keyword].map(([name, f]) => [name, f.toState()]),
       numeric: [...this.numeric].map(([name, f]) => [name, f.toState()]),
       dates: [...this.dates].map(([name, c]) => [name, c.values()]),
-      sources: this.sources.map((d) => d ?? null),
+      ids: this.ids.map((id) => id ?? null),
     };
   }
 
@@ -153,14 +159,14 @@ export class IndexStore {
     this.keyword = new Map(state.keyword.map(([name, s]) => [name, new KeywordField(name, s)]));
     this.numeric = new Map(state.numeric.map(([name, s]) => [name, new NumericField(name, s)]));
     this.dates = new Map(state.dates.map(([name, values]) => [name, new GrowableF64(0).adopt(values)]));
-    this.sources = state.sources.map((d) => d ?? undefined);
-    this.live = new Uint8Array(Math.max(1024, this.sources.length));
+    this.ids = state.ids.map((id) => id ?? undefined);
+    this.live = new Uint8Array(Math.max(1024, this.ids.length));
     this.docOf = new Map();
     this.liveCount = 0;
-    this.sources.forEach((d, n) => {
-      if (!d) return;
+    this.ids.forEach((id, n) => {
+      if (id === undefined) return;
       this.live[n] = 1;
-      this.docOf.set(d.id, n);
+      this.docOf.set(id, n);
       this.liveCount++;
     });
   }
@@ -175,14 +181,32 @@ export class IndexStore {
 
   /** Whether enough doc numbers are dead that renumbering pays. */
   needsCompaction(): boolean {
-    const dead = this.sources.length - this.liveCount;
-    return dead >= MIN_DEAD && dead >= COMPACT_RATIO * this.sources.length;
+    const dead = this.ids.length - this.liveCount;
+    return dead >= MIN_DEAD && dead >= COMPACT_RATIO * this.ids.length;
   }
 
+  /** Renumbers the live docs 0, 1, … in their order, dropping what deleted docs left in every field. */
   compact(): void {
-    const live = this.sources.filter((d): d is KeywordDocument => d !== undefined);
-    this.reset();
-    for (const d of live) this.upsert(d);
+    const map = new Int32Array(this.ids.length).fill(-1);
+    const ids: string[] = [];
+    this.ids.forEach((id, n) => {
+      if (id === undefined) return;
+      map[n] = ids.length;
+      ids.push(id);
+    });
+    for (const f of this.text.values()) f.compact(map);
+    for (const f of this.keyword.values()) f.compact(map);
+    for (const f of this.numeric.values()) f.compact(map);
+    for (const [name, column] of this.dates) {
+      const kept = new GrowableF64(16);
+      map.forEach((to, n) => {
+        if (to >= 0) kept.set(to, column.get(n));
+      });
+      this.dates.set(name, kept);
+    }
+    this.ids = ids;
+    this.live = new Uint8Array(Math.max(1024, ids.length)).fill(1, 0, ids.length);
+    this.docOf = new Map(ids.map((id, n) => [id, n]));
     this.trim();
   }
 }

@@ -134,6 +134,49 @@ describe('keyword BM25 scores', () => {
     for (const query of queries) assert.deepEqual(grown.search({ query, size: 50 }).hits.hits.map((h) => h.id), built.search({ query, size: 50 }).hits.hits.map((h) => h.id));
   });
 
+  it('renumbers on compaction without the documents: every field, aggregation and sort as a fresh build', () => {
+    const next = seededRandom(5);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+    const make = (id: string, round: number): KeywordDocument => doc(id, `${pick(['alpha', 'beta', 'gamma'])} ${pick(['red', 'green'])} w${round % 11}`, {
+      meta: { kind: pick(['cat', 'dog', 'owl']), size: Math.floor(next() * 10), title: `${pick(['big', 'small'])} ${id}`, seen: next() < 0.5 },
+      tags: next() < 0.3 ? [] : [pick(['t1', 't2', 't3']), `only-${id}`],
+      published_at: next() < 0.2 ? undefined : new Date(Date.UTC(2024, 0, 1 + Math.floor(next() * 60))).toISOString(),
+      updated_at: new Date(Date.UTC(2025, 0, 1, 0, 0, round)).toISOString(),
+    });
+    const grown = new KeywordIndex();
+    const latest = new Map<string, KeywordDocument>();
+    let compactions = 0;
+    for (let round = 0; round < 12_000; round++) {
+      const id = `d${Math.floor(next() * 2500)}`;
+      const before = grown.internals.maxDoc;
+      if (next() < 0.35) {
+        grown.remove(id);
+        latest.delete(id);
+      } else {
+        const d = make(id, round);
+        grown.upsert(d);
+        latest.set(id, d);
+      }
+      if (grown.internals.maxDoc < before) compactions++;
+    }
+    assert.ok(compactions >= 2, `${compactions} compactions`);
+    const built = new KeywordIndex();
+    built.build(latest.values());
+    const requests = [
+      { query: { match: { text: 'alpha w3' } }, size: 30, aggs: { kinds: { terms: { field: 'meta.kind.keyword' } }, tags: { terms: { field: 'tags', size: 50 } } } },
+      { query: { bool: { filter: [{ term: { 'meta.kind.keyword': 'owl' } }, { range: { 'meta.size': { gte: 4 } } }, { term: { 'meta.seen': true } }] } }, size: 40, sort: [{ published_at: 'desc' }, { id: 'asc' }] },
+      { query: { terms: { tags: ['t2', 'only-d7', 'only-d1200'] } }, size: 100, sort: ['id'] },
+      { query: { match_phrase: { 'meta.title': 'small d1' } }, size: 20 },
+      { query: { exists: { field: 'published_at' } }, size: 0, aggs: { sizes: { avg: { field: 'meta.size' } }, seen: { cardinality: { field: 'meta.kind.keyword' } }, days: { date_histogram: { field: 'published_at', calendar_interval: 'week' } } } },
+    ];
+    for (const request of requests) assert.deepEqual(grown.search(request), built.search(request), JSON.stringify(request));
+    // What a restart reconciles by: each live document's indexed version.
+    const versions = [...latest.values()].map((d) => [d.id, d.updated_at!, d.tags ?? []] as const);
+    assert.deepEqual(grown.reconcile(versions), []);
+    const [first] = versions;
+    assert.deepEqual(grown.reconcile([[first[0], '2030-01-01T00:00:00.000Z', first[2]], ...versions.slice(1)]), [first[0]]);
+  });
+
   it('keeps scores identical across compaction', () => {
     const ix = new KeywordIndex();
     const docs = Array.from({ length: 3000 }, (_, i) => doc(`d${i}`, `alpha beta ${i % 7 === 0 ? 'gamma' : 'delta'} w${i % 13}`));

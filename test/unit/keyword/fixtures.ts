@@ -25,6 +25,12 @@ export function smallCorpus(): KeywordDocument[] {
   ];
 }
 
+/** The documents by id, as storage would hand them to a search for its hits' fields and highlights. */
+export function sourcesOf(docs: readonly KeywordDocument[]): (id: string) => KeywordDocument | undefined {
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  return (id) => byId.get(id);
+}
+
 export function smallIndex(): KeywordIndex {
   const ix = new KeywordIndex();
   ix.build(smallCorpus());

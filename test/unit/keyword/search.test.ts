@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { KeywordIndex, QueryError, SearchHit } from '../../../src/index/keyword/index';
 import { MISSING_HIGH, MISSING_LOW } from '../../../src/index/keyword/sort';
-import { doc, ids, smallIndex } from './fixtures';
+import { doc, ids, smallCorpus, smallIndex, sourcesOf } from './fixtures';
 
 /** 200 docs with repeated dates and scores, so ties must be broken consistently. */
 function pagingIndex(): KeywordIndex {
@@ -107,7 +107,7 @@ describe('keyword search: paging, sorting, search_after, min_score, highlight', 
 
   it('copies requested document fields into hits', () => {
     const ix = smallIndex();
-    const hit = ix.search({ query: { ids: { values: ['a'] } } }, { fields: ['text', 'meta', 'tags', 'published_at'] }).hits.hits[0] as SearchHit;
+    const hit = ix.search({ query: { ids: { values: ['a'] } } }, { fields: ['text', 'meta', 'tags', 'published_at'] }, sourcesOf(smallCorpus())).hits.hits[0] as SearchHit;
     assert.equal(hit.text, 'The quick brown fox jumps over the lazy dog');
     assert.deepEqual(hit.tags, ['animals', 'story']);
     assert.equal((hit.meta as Record<string, unknown>).title, 'Fox story');
@@ -117,18 +117,19 @@ describe('keyword search: paging, sorting, search_after, min_score, highlight', 
 
   it('highlights matching terms with default and custom tags', () => {
     const ix = smallIndex();
-    const res = ix.search({ query: { match: { text: 'lazy dog' } }, highlight: { fields: { text: {} } } });
+    const res = ix.search({ query: { match: { text: 'lazy dog' } }, highlight: { fields: { text: {} } } }, {}, sourcesOf(smallCorpus()));
     const a = res.hits.hits.find((h) => h.id === 'a')!;
     assert.deepEqual(a.highlight, { text: ['The quick brown fox jumps over the <em>lazy</em> <em>dog</em>'] });
-    const custom = ix.search({ query: { match: { 'meta.title': 'fox' } }, highlight: { pre_tags: ['<b>'], post_tags: ['</b>'], fields: { 'meta.title': {}, text: {} } } });
+    const custom = ix.search({ query: { match: { 'meta.title': 'fox' } }, highlight: { pre_tags: ['<b>'], post_tags: ['</b>'], fields: { 'meta.title': {}, text: {} } } }, {}, sourcesOf(smallCorpus()));
     assert.deepEqual(custom.hits.hits[0].highlight, { 'meta.title': ['<b>Fox</b> story'] }, 'only fields the query targets');
   });
 
   it('cuts highlight fragments by fragment_size and number_of_fragments', () => {
     const ix = new KeywordIndex();
     const words = Array.from({ length: 60 }, (_, i) => (i % 20 === 5 ? 'needle' : `w${i}`));
-    ix.build([doc('long', words.join(' '))]);
-    const res = ix.search({ query: { match: { text: 'needle' } }, highlight: { fields: { text: { fragment_size: 30, number_of_fragments: 2 } } } });
+    const docs = [doc('long', words.join(' '))];
+    ix.build(docs);
+    const res = ix.search({ query: { match: { text: 'needle' } }, highlight: { fields: { text: { fragment_size: 30, number_of_fragments: 2 } } } }, {}, sourcesOf(docs));
     const frags = res.hits.hits[0].highlight!.text;
     assert.equal(frags.length, 2);
     for (const f of frags) {
@@ -136,7 +137,7 @@ describe('keyword search: paging, sorting, search_after, min_score, highlight', 
       assert.ok(f.replace(/<\/?em>/g, '').length <= 30, f);
     }
     assert.ok(frags[0].includes('w4'), 'fragments in text order');
-    const whole = ix.search({ query: { match: { text: 'needle' } }, highlight: { fields: { text: { number_of_fragments: 0 } } } });
+    const whole = ix.search({ query: { match: { text: 'needle' } }, highlight: { fields: { text: { number_of_fragments: 0 } } } }, {}, sourcesOf(docs));
     assert.equal(whole.hits.hits[0].highlight!.text.length, 1);
     assert.equal(whole.hits.hits[0].highlight!.text[0].match(/<em>/g)?.length, 3);
     assert.throws(() => ix.search({ highlight: { fields: 'text' } }), QueryError);
