@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { seededRandom } from '../src/random';
-import { apiCaller, inParallel, median, peakRssMb, realTexts, startKindred } from './support';
+import { apiCaller, generatedCorpus, inParallel, median, peakRssMb, realTexts, startKindred } from './support';
 
 /**
  * bench:similar, through HTTP: real texts (Debian package descriptions, then 20 Newsgroups posts)
@@ -17,23 +16,6 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
 function corpus(): string[] {
   const real = realTexts();
   return GENERATED ? generatedCorpus(real, DOCS) : real.slice(0, DOCS);
-}
-
-/**
- * BENCH_CORPUS=generated: texts made of real words (the vocabulary of the real corpora), each from
- * one of 2,000 topics of 60 words, with a fifth of its words from the whole vocabulary: enough
- * structure for neighbours to mean something, at any size (1M documents per key).
- */
-function generatedCorpus(real: string[], count: number): string[] {
-  const vocabulary = [...new Set(real.join(' ').toLowerCase().match(/[a-z]{3,15}/g) ?? [])];
-  const next = seededRandom(42);
-  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
-  const topics = Array.from({ length: 2000 }, () => Array.from({ length: 60 }, () => pick(vocabulary)));
-  return Array.from({ length: count }, () => {
-    const topic = pick(topics);
-    const words = Array.from({ length: 20 + Math.floor(next() * 30) }, () => (next() < 0.8 ? pick(topic) : pick(vocabulary)));
-    return words.join(' ');
-  });
 }
 
 const GENERATED = process.env.BENCH_CORPUS === 'generated';

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import autocannon from 'autocannon';
+import { seededRandom } from '../src/random';
 
 export const ROOT = path.join(__dirname, '..', '..');
 export const SERVER_ENTRY = path.join(ROOT, 'dist', 'src', 'server.js');
@@ -216,4 +217,21 @@ export function realTexts(): string[] {
     }
   }
   return texts.filter((t) => t.trim());
+}
+
+/**
+ * BENCH_CORPUS=generated: texts made of real words (the vocabulary of the real corpora), each from
+ * one of 2,000 topics of 60 words, with a fifth of its words from the whole vocabulary: enough
+ * structure for neighbours to mean something, at any size (1M documents per key).
+ */
+export function generatedCorpus(real: string[], count: number): string[] {
+  const vocabulary = [...new Set(real.join(' ').toLowerCase().match(/[a-z]{3,15}/g) ?? [])];
+  const next = seededRandom(42);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)];
+  const topics = Array.from({ length: 2000 }, () => Array.from({ length: 60 }, () => pick(vocabulary)));
+  return Array.from({ length: count }, () => {
+    const topic = pick(topics);
+    const words = Array.from({ length: 20 + Math.floor(next() * 30) }, () => (next() < 0.8 ? pick(topic) : pick(vocabulary)));
+    return words.join(' ');
+  });
 }

@@ -13,13 +13,15 @@ function isAllocatorAddon(value: unknown): value is AllocatorAddon {
 
 /**
  * glibc's defaults fit short programs, not a server whose threads allocate and free large buffers for hours: up
- * to 8 arenas per core, and an mmap threshold that rises to the largest buffer freed so far, after which large
- * buffers are carved out of arenas that never shrink. Two arenas and a fixed 128 KiB threshold (glibc's starting
- * value) took an idle 82k-document server from 1,065 to 904 MB resident (docs/decisions/memory.md).
+ * to 8 arenas per core, and an mmap threshold that rises to the largest buffer freed so far (up to 32 MB), after
+ * which large buffers are carved out of arenas that never shrink. Two arenas and a fixed 1 MiB threshold took an
+ * idle 82k-document server from 9.1–9.6 to 6.6–7.2 KB of RSS per document (bench:scale). A 128 KiB threshold
+ * saved a little more but made each similar query's buffers (candidate vectors and terms, ~0.7 MB, copied to a
+ * pool thread) mmapped and unmapped every time: p50 +35 % (docs/decisions/memory.md).
  */
 const ARENA_MAX = 2;
-const MMAP_THRESHOLD = 128 * 1024;
-const TRIM_THRESHOLD = 128 * 1024;
+const MMAP_THRESHOLD = 1024 * 1024;
+const TRIM_THRESHOLD = 1024 * 1024;
 
 let addon: AllocatorAddon | null | undefined;
 
