@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { SerializedModel } from '../embedding';
 import { SparseRows } from './sparse-rows';
+import { readWholeFile } from './whole-file';
 import { VectorIndex, type VectorIndexOptions } from './vector';
 
 /** What a content snapshot records besides the vectors: which model made them, and when. */
@@ -31,7 +32,7 @@ function writeTerms(file: string, terms: SparseRows): Promise<void> {
 }
 
 async function readTerms(file: string): Promise<SparseRows> {
-  const buf = await fs.promises.readFile(file);
+  const buf = await readWholeFile(file);
   const headerLength = buf.readUInt32LE(0);
   const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { ids: string[]; rows: number; nnz: number };
   let at = 4 + headerLength;
@@ -80,7 +81,7 @@ export async function loadContentSnapshot(dir: string, options: VectorIndexOptio
     if (!isComplete(`${dir}.old`)) return undefined;
     dir = `${dir}.old`;
   }
-  const modelBytes = await fs.promises.readFile(path.join(dir, 'model.bin'));
+  const modelBytes = await readWholeFile(path.join(dir, 'model.bin'));
   const model: SerializedModel = new Uint8Array(new SharedArrayBuffer(modelBytes.byteLength));
   model.set(modelBytes);
   const { index, meta } = await VectorIndex.load(path.join(dir, 'vectors.snapshot'), options);

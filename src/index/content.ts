@@ -38,6 +38,14 @@ export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapsh
   };
 }
 
+/** How a key's content index starts (TenantIndexes passes both). */
+export interface ContentStart {
+  /** Resolves once the key's previous indexes in this process are unloaded (their snapshot written). */
+  after?: Promise<void>;
+  /** Every stored document's id and updated_at, for the catch-up after a snapshot (default: a scan of storage). */
+  storedVersions?: () => Promise<ReadonlyArray<readonly [id: string, updatedAt: string, ...rest: unknown[]]>>;
+}
+
 export interface Similar {
   id: string;
   similarity: number;
@@ -131,10 +139,9 @@ export class TenantContent {
     private readonly pool: WorkerPool,
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
-    /** Resolves once the key's previous indexes in this process are unloaded (their snapshot written). */
-    after: Promise<void> = Promise.resolve(),
+    private readonly start: ContentStart = {},
   ) {
-    this.restored = after.then(() => this.restore());
+    this.restored = (start.after ?? Promise.resolve()).then(() => this.restore());
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
     // running a second rebuild alongside (two at once lost track of the writes made during them).
     this.ready = this.restored.then((restored) => (restored ? undefined : this.refit()));
@@ -174,17 +181,21 @@ export class TenantContent {
     // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
     const since = new Date(Date.parse(snapshot.meta.savedAt) - 5_000).toISOString();
     const stored = new Set<string>();
-    for await (const batch of this.store.documents.scan(5000)) {
-      for (const doc of batch) {
-        stored.add(doc.id);
-        if (!snapshot.index.has(doc.id) || doc.updated_at >= since) this.pending.add(doc.id);
-      }
+    for (const [id, updatedAt] of await (this.start.storedVersions ?? (() => this.scanVersions()))()) {
+      stored.add(id);
+      if (!snapshot.index.has(id) || updatedAt >= since) this.pending.add(id);
     }
     for (const id of [...snapshot.index.ids()]) if (!stored.has(id)) this.pending.add(id);
     // Readiness includes the catch-up, so no answer after a restart misses a write made before it.
     await this.applyPending();
     this.logEvent({ tenant: this.store.tenant, documents: snapshot.index.size, catchUp: this.pending.size, ms: Date.now() - started }, 'content index restored');
     return true;
+  }
+
+  private async scanVersions(): Promise<Array<[string, string]>> {
+    const versions: Array<[string, string]> = [];
+    for await (const batch of this.store.documents.scan(5000)) for (const doc of batch) versions.push([doc.id, doc.updated_at]);
+    return versions;
   }
 
   /** Snapshots the index if it changed: every write acknowledged before it starts is in it. */

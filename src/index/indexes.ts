@@ -8,7 +8,7 @@ import { TenantContent, type ContentSettings } from './content';
 import { DocumentFacts } from './facts';
 import { TenantHybrid } from './hybrid';
 import type { HybridRecommender } from '../models/hybrid/recommender';
-import type { KeywordHit, SearchOptions, SearchResponse } from './keyword';
+import type { KeywordDocument, KeywordHit, SearchOptions, SearchResponse } from './keyword';
 import { KeywordWorkerHost } from './keyword/host';
 import type { StoredVersion } from './keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
@@ -52,6 +52,9 @@ export class TenantIndexes {
   readonly ready: Promise<void>;
   /** The facts and the keyword index alone: searches need not wait for the content model. */
   private readonly documentsLoaded: Promise<void>;
+  private readonly taggingsLoaded: Promise<void>;
+  /** One scan of storage at start-up, for both snapshots' reconciliation (dropped once used). */
+  private versions: Promise<StoredVersion[]> | undefined;
   /** Applies document-level updates in arrival order. */
   private queue: Promise<void> = Promise.resolve();
   private stored = 0;
@@ -73,50 +76,70 @@ export class TenantIndexes {
     /** Resolves once the key's previous indexes in this process are unloaded (memory budget). */
     private readonly after: Promise<void> = Promise.resolve(),
   ) {
-    this.content = new TenantContent(store, pool, settings, logger, after);
+    this.content = new TenantContent(store, pool, settings, logger, { after, storedVersions: () => this.storedVersions() });
     this.hybrid = new TenantHybrid(store, pool, this.content, logger);
     this.keywordSnapshot = settings.snapshotDir === undefined ? undefined : new KeywordSnapshot(
       path.join(settings.snapshotDir, `${store.tenant}.keyword`), store.tenant, keywords, logger, settings.snapshotEveryMs, () => this.documentsLoaded,
     );
+    this.taggingsLoaded = this.loadTaggings();
     this.documentsLoaded = this.loadDocuments();
     this.ready = Promise.all([this.documentsLoaded, this.content.ready]).then(() => undefined);
     this.ready.then(() => (this.isReady = true), () => undefined);
+    this.ready.finally(() => (this.versions = undefined)).catch(() => undefined);
   }
 
-  private async loadDocuments(): Promise<void> {
+  /** The taggings, into the facts (before any document is read). */
+  private async loadTaggings(): Promise<void> {
     await this.after;
     for await (const batch of this.store.taggings.scan(5000)) {
       for (const t of batch) this.facts.tag(t.document_id, t.tag_id);
     }
-    const store = this.store;
-    const facts = this.facts;
-    const tagModel = this.tagModel;
-    const keywordDocument = (doc: DocumentRecord) => this.keywordDocument(doc, facts.tags(doc.id));
-    async function* documents() {
-      for await (const batch of store.documents.scan(2000)) {
-        for (const doc of batch) {
-          facts.setPublished(doc.id, doc.published_at);
-          const tags = facts.tags(doc.id);
-          if (tags.length > 0) {
-            tagModel.sync(doc.id, doc.text, tags);
-            // Learning a tagged document costs ~0.4 ms: let other requests in between.
-            if (tagModel.documentCount % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
-          }
-          yield keywordDocument(doc);
+  }
+
+  /**
+   * Every stored document, with its facts and tag-model entry brought up to date on the way: what the keyword
+   * index is built from, or (`storedVersions`) what its and the content index's snapshots are reconciled with.
+   */
+  private async *documents(): AsyncGenerator<KeywordDocument> {
+    await this.taggingsLoaded;
+    for await (const batch of this.store.documents.scan(2000)) {
+      for (const doc of batch) {
+        this.facts.setPublished(doc.id, doc.published_at);
+        const tags = this.facts.tags(doc.id);
+        if (tags.length > 0) {
+          this.tagModel.sync(doc.id, doc.text, tags);
+          // Learning a tagged document costs ~0.4 ms: let other requests in between.
+          if (this.tagModel.documentCount % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
         }
+        yield this.keywordDocument(doc, tags);
       }
     }
+  }
+
+  /** Each stored document's (id, updated_at, tags), from one scan of storage shared by both restores. */
+  private storedVersions(): Promise<StoredVersion[]> {
+    this.versions ??= (async () => {
+      const versions: StoredVersion[] = [];
+      for await (const doc of this.documents()) versions.push([doc.id, doc.updated_at ?? '', doc.tags ?? []]);
+      return versions;
+    })();
+    return this.versions;
+  }
+
+  private async loadDocuments(): Promise<void> {
+    await this.taggingsLoaded;
     const started = Date.now();
+    // The scan runs beside the snapshots' loading (the content index waits for it too).
+    if (this.keywordSnapshot?.exists()) void this.storedVersions();
     if (!await this.keywordSnapshot?.restore()) {
-      await this.keywords.build(this.store.tenant, documents());
+      await this.keywords.build(this.store.tenant, this.documents());
       this.keywordSnapshot?.touch();
       return;
     }
     // Restored: storage decides what is current. Documents changed, retagged or written since the snapshot are
     // refreshed, those deleted since are dropped.
     const restoreMs = Date.now() - started;
-    const current: StoredVersion[] = [];
-    for await (const doc of documents()) current.push([doc.id, doc.updated_at, doc.tags]);
+    const current = await this.storedVersions();
     const scanMs = Date.now() - started - restoreMs;
     const stale = await this.keywords.reconcile(this.store.tenant, current);
     await this.refreshDocuments(stale);

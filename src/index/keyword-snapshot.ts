@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log';
 import type { KeywordWorkerHost } from './keyword/host';
+import { readWholeFile } from './whole-file';
 
 /**
  * A key's keyword index on disk, so a restart loads it instead of analysing every document again (bench:scale,
@@ -32,11 +33,16 @@ export class KeywordSnapshot {
     this.dirty = true;
   }
 
+  /** Whether there is a file to restore from (it may still prove unusable). */
+  exists(): boolean {
+    return fs.existsSync(this.file);
+  }
+
   /** Serves the key from the file; false when there is none or it cannot be used (the caller builds instead). */
   async restore(): Promise<boolean> {
     let bytes: Buffer;
     try {
-      bytes = await fs.promises.readFile(this.file);
+      bytes = await readWholeFile(this.file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn({ err: error, tenant: this.tenant }, 'keyword snapshot unreadable; rebuilding');
       return false;
