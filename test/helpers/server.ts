@@ -39,6 +39,12 @@ export async function storageEnv(options: Pick<ServerOptions, 'backend' | 'dataD
   return { dataDir, mongodbUri, env };
 }
 
+/** Servers a test left running (mocha --exit ends the run without their `stop`): killed when the run exits. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 /** Starts a real server process on a free port and waits until it is listening. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const storage = await storageEnv(options);
@@ -56,6 +62,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...options.env,
   };
   const child = spawn(process.execPath, [SERVER_ENTRY], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const lines: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {

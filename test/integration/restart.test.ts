@@ -44,6 +44,7 @@ describe('index snapshots across restarts', function () {
   });
 
   it('restores the keyword index from its snapshot and reconciles it with storage after a crash', async () => {
+    await server?.stop();
     server = await startServer({ backend: 'embedded' });
     let api = new Client(server.url);
     for (const doc of CORPUS) await api.post(`/documents/${doc.id}`, { text: doc.text, meta: { kind: doc.id.split('-')[0] } });
