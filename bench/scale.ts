@@ -165,6 +165,8 @@ async function main(): Promise<void> {
     await new Promise((resolve) => kindred.child.once('exit', resolve));
     kindred = await startKindred(KEY, { ...SERVER_ENV, KINDRED_INDEX_MEMORY: String(texts.length * 4096) }, { keepDataDir: dataDir });
     await firstAnswer(kindred.base, texts[0]!, 'd0');
+    // A key is unloaded only when idle: not while a refit (which a restore may start) builds its next generation.
+    await refitsSettled(kindred.base);
     const unloadsBefore = (await indexMemory(kindred)).unloads;
     const unloadStarted = performance.now();
     await warm(`${kindred.base}/documents/similar-to-text`, 'POST', { text: texts[1]!, number: 1 });
