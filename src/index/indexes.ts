@@ -27,8 +27,9 @@ export interface IndexingProgress {
 
 const PROGRESS_TTL_MS = 2000;
 /**
- * Resident bytes a key's indexes hold per document besides its vector, idle: bench:scale measured 8.7 KB per
- * document at 82k documents with 64-dimension vectors (256 B of them), malloc tuned (src/ops/allocator.ts).
+ * Resident bytes a key's indexes are counted as per document besides its vector, on the safe side: bench:scale
+ * measured 6.3–9.0 KB idle per document for 82k real texts (hundreds of words each) and 3.0 KB for 1M short
+ * generated ones (bench/RESULTS.md, fourth part).
  */
 const BYTES_PER_DOCUMENT = 8_400;
 /** How often the memory budget is checked (besides after each key's load). */
@@ -130,7 +131,7 @@ export class TenantIndexes {
     await this.taggingsLoaded;
     const started = Date.now();
     // The scan runs beside the snapshots' loading (the content index waits for it too).
-    if (this.keywordSnapshot?.exists()) void this.storedVersions();
+    if (this.keywordSnapshot?.exists()) this.storedVersions().catch(() => undefined);
     if (!await this.keywordSnapshot?.restore()) {
       await this.keywords.build(this.store.tenant, this.documents());
       this.keywordSnapshot?.touch();
