@@ -10,7 +10,7 @@ export interface MemoryParts {
   fileBacked: number;
   /** The main thread's JS heap in use (ids, facts, second-stage terms). */
   mainHeap: number;
-  /** The keyword worker's JS heap in use (postings objects, stored document copies). */
+  /** The keyword worker's JS heap in use (term dictionaries, ids, doc numbers). */
   keywordHeap: number;
   /** Typed-array backing stores of every thread (postings, vectors handed between threads). */
   arrayBuffers: number;
