@@ -37,15 +37,15 @@ async function readTerms(file: string): Promise<SparseRows> {
   const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { ids: string[]; rows: number; nnz: number };
   let at = 4 + headerLength;
   at += (4 - (at % 4)) % 4;
-  const copy = (bytes: number) => {
-    const out = new Uint8Array(bytes);
-    out.set(buf.subarray(at, at + bytes));
-    at += bytes;
-    return out.buffer;
+  // Views of the bytes read (their own buffer, 4-byte aligned past the header): no copy per array.
+  const view = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, length: number): T => {
+    const out = make(buf.buffer, buf.byteOffset + at, length);
+    at += length * 4;
+    return out;
   };
-  const offsets = new Uint32Array(copy((header.rows + 1) * 4));
-  const ids = new Uint32Array(copy(header.nnz * 4));
-  const weights = new Float32Array(copy(header.nnz * 4));
+  const offsets = view((b, o, n) => new Uint32Array(b, o, n), header.rows + 1);
+  const ids = view((b, o, n) => new Uint32Array(b, o, n), header.nnz);
+  const weights = view((b, o, n) => new Float32Array(b, o, n), header.nnz);
   return SparseRows.fromPacked(header.ids, { offsets, ids, weights });
 }
 

@@ -38,12 +38,18 @@ export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapsh
   };
 }
 
+/** Stored documents' ids and updated_at (epoch ms), in columns. */
+export interface StoredTimes {
+  ids: readonly string[];
+  updatedAt: Float64Array;
+}
+
 /** How a key's content index starts (TenantIndexes passes both). */
 export interface ContentStart {
   /** Resolves once the key's previous indexes in this process are unloaded (their snapshot written). */
   after?: Promise<void>;
-  /** Every stored document's id and updated_at, for the catch-up after a snapshot (default: a scan of storage). */
-  storedVersions?: () => Promise<ReadonlyArray<readonly [id: string, updatedAt: string, ...rest: unknown[]]>>;
+  /** Every stored document's id and updated_at (epoch ms), for the catch-up after a snapshot (default: a scan of storage). */
+  storedVersions?: () => Promise<StoredTimes>;
 }
 
 export interface Similar {
@@ -179,12 +185,12 @@ export class TenantContent {
       fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index, terms: snapshot.terms,
     };
     // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
-    const since = new Date(Date.parse(snapshot.meta.savedAt) - 5_000).toISOString();
-    const stored = new Set<string>();
-    for (const [id, updatedAt] of await (this.start.storedVersions ?? (() => this.scanVersions()))()) {
-      stored.add(id);
-      if (!snapshot.index.has(id) || updatedAt >= since) this.pending.add(id);
-    }
+    const since = Date.parse(snapshot.meta.savedAt) - 5_000;
+    const { ids, updatedAt } = await (this.start.storedVersions ?? (() => this.scanVersions()))();
+    const stored = new Set<string>(ids);
+    ids.forEach((id, i) => {
+      if (!snapshot.index.has(id) || !(updatedAt[i] < since)) this.pending.add(id);
+    });
     for (const id of [...snapshot.index.ids()]) if (!stored.has(id)) this.pending.add(id);
     // Readiness includes the catch-up, so no answer after a restart misses a write made before it.
     await this.applyPending();
@@ -192,10 +198,16 @@ export class TenantContent {
     return true;
   }
 
-  private async scanVersions(): Promise<Array<[string, string]>> {
-    const versions: Array<[string, string]> = [];
-    for await (const batch of this.store.documents.scan(5000)) for (const doc of batch) versions.push([doc.id, doc.updated_at]);
-    return versions;
+  private async scanVersions(): Promise<StoredTimes> {
+    const ids: string[] = [];
+    const times: number[] = [];
+    for await (const batch of this.store.documents.scan(5000)) {
+      for (const doc of batch) {
+        ids.push(doc.id);
+        times.push(Date.parse(doc.updated_at));
+      }
+    }
+    return { ids, updatedAt: Float64Array.from(times) };
   }
 
   /** Snapshots the index if it changed: every write acknowledged before it starts is in it. */

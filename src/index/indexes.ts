@@ -10,7 +10,7 @@ import { TenantHybrid } from './hybrid';
 import type { HybridRecommender } from '../models/hybrid/recommender';
 import type { KeywordDocument, KeywordHit, SearchOptions, SearchResponse } from './keyword';
 import { KeywordWorkerHost } from './keyword/host';
-import type { StoredVersion } from './keyword/protocol';
+import type { StoredVersions } from './keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
 import { trimAllocator } from '../ops/allocator';
@@ -26,6 +26,7 @@ export interface IndexingProgress {
 }
 
 const PROGRESS_TTL_MS = 2000;
+const NO_TAGS: readonly string[] = [];
 /**
  * Resident bytes a key's indexes are counted as per document besides its vector, on the safe side: bench:scale
  * measured 6.3–9.0 KB idle per document for 82k real texts (hundreds of words each) and 3.0 KB for 1M short
@@ -55,7 +56,7 @@ export class TenantIndexes {
   private readonly documentsLoaded: Promise<void>;
   private readonly taggingsLoaded: Promise<void>;
   /** One scan of storage at start-up, for both snapshots' reconciliation (dropped once used). */
-  private versions: Promise<StoredVersion[]> | undefined;
+  private versions: Promise<StoredVersions> | undefined;
   /** Applies document-level updates in arrival order. */
   private queue: Promise<void> = Promise.resolve();
   private stored = 0;
@@ -97,32 +98,51 @@ export class TenantIndexes {
     }
   }
 
-  /**
-   * Every stored document, with its facts and tag-model entry brought up to date on the way: what the keyword
-   * index is built from, or (`storedVersions`) what its and the content index's snapshots are reconciled with.
-   */
+  /** Brings a stored document's facts and tag-model entry up to date; its tags. */
+  private noteDocument(doc: DocumentRecord): string[] {
+    this.facts.setPublished(doc.id, doc.published_at);
+    const tags = this.facts.tags(doc.id);
+    if (tags.length > 0) this.tagModel.sync(doc.id, doc.text, tags);
+    return tags;
+  }
+
+  /** Learning a tagged document costs ~0.4 ms: a scan lets other requests in every 256 of them. */
+  private async pauseAfter(tags: readonly string[]): Promise<void> {
+    if (tags.length > 0 && this.tagModel.documentCount % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Every stored document, noted on the way (`noteDocument`): what the keyword index is built from. */
   private async *documents(): AsyncGenerator<KeywordDocument> {
     await this.taggingsLoaded;
     for await (const batch of this.store.documents.scan(2000)) {
       for (const doc of batch) {
-        this.facts.setPublished(doc.id, doc.published_at);
-        const tags = this.facts.tags(doc.id);
-        if (tags.length > 0) {
-          this.tagModel.sync(doc.id, doc.text, tags);
-          // Learning a tagged document costs ~0.4 ms: let other requests in between.
-          if (this.tagModel.documentCount % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
-        }
+        const tags = this.noteDocument(doc);
+        await this.pauseAfter(tags);
         yield this.keywordDocument(doc, tags);
       }
     }
   }
 
-  /** Each stored document's (id, updated_at, tags), from one scan of storage shared by both restores. */
-  private storedVersions(): Promise<StoredVersion[]> {
+  /**
+   * Every stored document's id, updated_at and tags, noted on the way: from one scan of storage shared by the
+   * keyword and content restores (no generator or object per document: a million of them cost seconds).
+   */
+  private storedVersions(): Promise<StoredVersions> {
     this.versions ??= (async () => {
-      const versions: StoredVersion[] = [];
-      for await (const doc of this.documents()) versions.push([doc.id, doc.updated_at ?? '', doc.tags ?? []]);
-      return versions;
+      await this.taggingsLoaded;
+      const ids: string[] = [];
+      const times: number[] = [];
+      const tags: Array<readonly string[]> = [];
+      for await (const batch of this.store.documents.scan(2000)) {
+        for (const doc of batch) {
+          const docTags = this.noteDocument(doc);
+          ids.push(doc.id);
+          times.push(Date.parse(doc.updated_at));
+          tags.push(docTags.length > 0 ? docTags : NO_TAGS);
+          await this.pauseAfter(docTags);
+        }
+      }
+      return { ids, updatedAt: Float64Array.from(times), tags };
     })();
     return this.versions;
   }
@@ -144,7 +164,7 @@ export class TenantIndexes {
     const scanMs = Date.now() - started - restoreMs;
     const stale = await this.keywords.reconcile(this.store.tenant, current);
     await this.refreshDocuments(stale);
-    this.logger.info({ tenant: this.store.tenant, documents: current.length, refreshed: stale.length, restoreMs, scanMs, ms: Date.now() - started }, 'keyword index restored');
+    this.logger.info({ tenant: this.store.tenant, documents: current.ids.length, refreshed: stale.length, restoreMs, scanMs, ms: Date.now() - started }, 'keyword index restored');
   }
 
   /** Runs an Elasticsearch request body on the key's keyword index (after every write told so far). */

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { KeywordDocument } from './document';
 import { QueryError } from './errors';
 import { KeywordHit, KeywordSearch, SearchOptions, SearchResponse } from './index';
-import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, transferOf, type StoredVersion } from './protocol';
+import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, transferOf, type StoredVersions } from './protocol';
 
 const WORKER_FILE = path.join(__dirname, '..', '..', '..', 'workers', 'keyword.js');
 const BUILD_CHUNK = 5000;
@@ -103,7 +103,7 @@ export class KeywordWorkerHost {
   }
 
   /** Brings a restored index to what storage holds: drops what storage no longer has; resolves to the ids to upsert. */
-  reconcile(key: string, current: StoredVersion[]): Promise<string[]> {
+  reconcile(key: string, current: StoredVersions): Promise<string[]> {
     return this.call({ op: 'reconcile', key, current });
   }
 

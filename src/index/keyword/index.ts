@@ -10,7 +10,7 @@ import { highlightTerms, parseHighlight, type HighlightSpec, type HighlightTerms
 import { decorateHits } from './hits';
 import { MatchSet } from './matchset';
 import { compareTuples, MISSING_HIGH, MISSING_LOW, parseSearchAfter, parseSort, SortKey, SortValue, sortValues } from './sort';
-import type { StoredVersion } from './protocol';
+import type { StoredVersions } from './protocol';
 import { IndexStore, type IndexStoreState } from './store';
 import { topK } from './topk';
 import { describe, intParam, numberParam } from './values';
@@ -108,14 +108,13 @@ export class KeywordIndex {
    * Compares the index with what storage holds (after a `restore`): removes the documents storage no longer has
    * and returns the ids whose stored version is not the indexed one (changed, retagged or missing here).
    */
-  reconcile(current: readonly StoredVersion[]): string[] {
+  reconcile(current: StoredVersions): string[] {
     const stale: string[] = [];
-    const stored = new Set<string>();
-    for (const [id, updatedAt, tags] of current) {
-      stored.add(id);
+    const stored = new Set<string>(current.ids);
+    current.ids.forEach((id, i) => {
       const n = this.store.docOf.get(id);
-      if (n === undefined || !this.store.isVersion(n, updatedAt, tags)) stale.push(id);
-    }
+      if (n === undefined || !this.store.isVersion(n, current.updatedAt[i], current.tags[i])) stale.push(id);
+    });
     for (const id of [...this.store.docOf.keys()]) if (!stored.has(id)) this.remove(id);
     return stale;
   }

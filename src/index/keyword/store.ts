@@ -130,9 +130,9 @@ export class IndexStore {
     return true;
   }
 
-  /** Whether doc `n` was indexed at this `updated_at` with these tags (in this order). */
-  isVersion(n: number, updatedAt: string, tags: readonly string[]): boolean {
-    if (this.dates.get('updated_at')?.get(n) !== parseDate(updatedAt)) return false;
+  /** Whether doc `n` was indexed at this `updated_at` (epoch ms) with these tags (in this order). */
+  isVersion(n: number, updatedAt: number, tags: readonly string[]): boolean {
+    if (this.dates.get('updated_at')?.get(n) !== updatedAt) return false;
     const field = this.keyword.get('tags');
     if (!field || field.docOrds.count(n) !== tags.length) return false;
     let i = 0;

@@ -171,10 +171,14 @@ describe('keyword BM25 scores', () => {
     ];
     for (const request of requests) assert.deepEqual(grown.search(request), built.search(request), JSON.stringify(request));
     // What a restart reconciles by: each live document's indexed version.
-    const versions = [...latest.values()].map((d) => [d.id, d.updated_at!, d.tags ?? []] as const);
+    const docs = [...latest.values()];
+    const versions = { ids: docs.map((d) => d.id), updatedAt: Float64Array.from(docs, (d) => Date.parse(d.updated_at!)), tags: docs.map((d) => d.tags ?? []) };
     assert.deepEqual(grown.reconcile(versions), []);
-    const [first] = versions;
-    assert.deepEqual(grown.reconcile([[first[0], '2030-01-01T00:00:00.000Z', first[2]], ...versions.slice(1)]), [first[0]]);
+    const newer = Float64Array.from(versions.updatedAt);
+    newer[0] = Date.parse('2030-01-01T00:00:00.000Z');
+    const retagged = [['t9'], ...versions.tags.slice(1)];
+    assert.deepEqual(grown.reconcile({ ...versions, updatedAt: newer }), [docs[0].id]);
+    assert.deepEqual(grown.reconcile({ ...versions, tags: retagged }), [docs[0].id]);
   });
 
   it('keeps scores identical across compaction', () => {
