@@ -32,12 +32,18 @@ const SERVER_ENV = { KINDRED_ADMIN_TOKEN: ADMIN_TOKEN, NODE_OPTIONS: '--expose-g
 const PARTS = ['rss', 'anonymous', 'fileBacked', 'mainHeap', 'keywordHeap', 'arrayBuffers'] as const;
 type Parts = Record<(typeof PARTS)[number], number>;
 
+/** The server's /metrics, read once: the value of the series a pattern (a regular expression) names. */
+async function metrics(kindred: KindredProcess): Promise<(series: string) => number> {
+  const text = await (await fetch(`${kindred.base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  return (series) => Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+}
+
 /** The server's memory by part (after a forced GC of the main thread and the keyword worker). */
 async function memoryParts(kindred: KindredProcess): Promise<Parts> {
   if (kindred.inspectorUrl) await collectGarbage(kindred.inspectorUrl);
-  const text = await (await fetch(`${kindred.base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+  const figure = await metrics(kindred);
   const parts = {} as Parts;
-  for (const part of PARTS) parts[part] = Number(new RegExp(`^kindred_memory_bytes\\{part="${part}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  for (const part of PARTS) parts[part] = figure(`kindred_memory_bytes\\{part="${part}"\\}`);
   return parts;
 }
 
@@ -96,8 +102,7 @@ async function refitsSettled(base: string): Promise<number> {
 
 /** The memory budget's figures from /metrics. */
 async function indexMemory(kindred: KindredProcess): Promise<{ held: number; unloads: number }> {
-  const text = await (await fetch(`${kindred.base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-  const figure = (pattern: string) => Number(new RegExp(`^${pattern} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const figure = await metrics(kindred);
   return { held: figure('kindred_index_memory_bytes\\{kind="held"\\}'), unloads: figure('kindred_index_unloads_total') };
 }
 

@@ -44,12 +44,12 @@ export interface StoredTimes {
   updatedAt: Float64Array;
 }
 
-/** How a key's content index starts (TenantIndexes passes both). */
+/** How a key's content index starts (from TenantIndexes). */
 export interface ContentStart {
   /** Resolves once the key's previous indexes in this process are unloaded (their snapshot written). */
   after?: Promise<void>;
-  /** Every stored document's id and updated_at (epoch ms), for the catch-up after a snapshot (default: a scan of storage). */
-  storedVersions?: () => Promise<StoredTimes>;
+  /** Every stored document's id and updated_at (epoch ms), for the catch-up after a snapshot (one scan shared with the keyword index). */
+  storedVersions: () => Promise<StoredTimes>;
 }
 
 export interface Similar {
@@ -145,7 +145,7 @@ export class TenantContent {
     private readonly pool: WorkerPool,
     private readonly settings: ContentSettings,
     private readonly logger: Logger,
-    private readonly start: ContentStart = {},
+    private readonly start: ContentStart,
   ) {
     this.restored = (start.after ?? Promise.resolve()).then(() => this.restore());
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
@@ -186,7 +186,7 @@ export class TenantContent {
     };
     // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
     const since = Date.parse(snapshot.meta.savedAt) - 5_000;
-    const { ids, updatedAt } = await (this.start.storedVersions ?? (() => this.scanVersions()))();
+    const { ids, updatedAt } = await this.start.storedVersions();
     const stored = new Set<string>(ids);
     ids.forEach((id, i) => {
       if (!snapshot.index.has(id) || !(updatedAt[i] < since)) this.pending.add(id);
@@ -196,18 +196,6 @@ export class TenantContent {
     await this.applyPending();
     this.logEvent({ tenant: this.store.tenant, documents: snapshot.index.size, catchUp: this.pending.size, ms: Date.now() - started }, 'content index restored');
     return true;
-  }
-
-  private async scanVersions(): Promise<StoredTimes> {
-    const ids: string[] = [];
-    const times: number[] = [];
-    for await (const batch of this.store.documents.scan(5000)) {
-      for (const doc of batch) {
-        ids.push(doc.id);
-        times.push(Date.parse(doc.updated_at));
-      }
-    }
-    return { ids, updatedAt: Float64Array.from(times) };
   }
 
   /** Snapshots the index if it changed: every write acknowledged before it starts is in it. */

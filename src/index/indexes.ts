@@ -33,6 +33,8 @@ const NO_TAGS: readonly string[] = [];
  * generated ones (bench/RESULTS.md, fourth part).
  */
 const BYTES_PER_DOCUMENT = 8_400;
+/** What `documents` documents of `dimensions`-dimension vectors are counted as against the memory budget. */
+const estimateBytes = (documents: number, dimensions: number): number => documents * (BYTES_PER_DOCUMENT + dimensions * 4);
 /** How often the memory budget is checked (besides after each key's load). */
 const BUDGET_CHECK_MS = 1000;
 /** Documents read from storage and sent to the keyword worker at once. */
@@ -336,7 +338,7 @@ export class TenantIndexes {
 
   /** Resident bytes these indexes are counted as against the memory budget (BYTES_PER_DOCUMENT). */
   get memoryEstimate(): number {
-    return this.content.size * (BYTES_PER_DOCUMENT + this.content.dimensions * 4);
+    return estimateBytes(this.content.size, this.content.dimensions);
   }
 
   /** Whether unloading now would lose nothing and interrupt nothing: built, no refit, no write waiting. */
@@ -422,16 +424,12 @@ export class Indexes {
   private enforceBudget(): Promise<void> {
     this.enforcing ??= (async () => {
       for (;;) {
-        const loaded = [...this.tenants];
-        let held = loaded.reduce((sum, [, indexes]) => sum + indexes.memoryEstimate, 0);
-        if (held <= this.budget) return;
-        const victims = loaded.slice(0, -1).filter(([tenant, indexes]) => !this.leases.has(tenant) && indexes.settled);
-        if (victims.length === 0) return;
-        for (const [tenant, indexes] of victims) {
-          if (held <= this.budget) break;
-          held -= indexes.memoryEstimate;
-          await this.unload(tenant, indexes);
-        }
+        if (this.held() <= this.budget) return;
+        // Least recently used first; the most recent stays. Taken afresh after each unload: a request may have
+        // come for a key meanwhile.
+        const victim = [...this.tenants].slice(0, -1).find(([tenant, indexes]) => !this.leases.has(tenant) && indexes.settled);
+        if (!victim) return;
+        await this.unload(...victim);
       }
     })().finally(() => {
       this.enforcing = undefined;
@@ -457,9 +455,13 @@ export class Indexes {
 
   /** The memory budget and what is held against it. */
   memoryUse(): IndexMemoryUse {
+    return { budget: this.budget, held: this.held(), loadedKeys: this.tenants.size, unloads: this.unloads };
+  }
+
+  private held(): number {
     let held = 0;
     for (const indexes of this.tenants.values()) held += indexes.memoryEstimate;
-    return { budget: this.budget, held, loadedKeys: this.tenants.size, unloads: this.unloads };
+    return held;
   }
 
   /** Builds the indexes of every key that has documents, as many as the budget holds, so the first requests find them ready. */
@@ -470,7 +472,7 @@ export class Indexes {
       const documents = await this.storage.tenant(tenant).documents.count();
       if (documents === 0) continue;
       // Dimensions are not known before loading: counted as the floor's 64.
-      planned += documents * (BYTES_PER_DOCUMENT + 256);
+      planned += estimateBytes(documents, 64);
       if (planned > this.budget && this.tenants.size > 0) break;
       await this.of(tenant).ready;
     }
