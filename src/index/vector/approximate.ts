@@ -50,7 +50,8 @@ export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
  * drop ids that are no longer in the store.
  */
 export class ApproximateIndex {
-  private readonly labelToId = new Map<number, string>();
+  /** Ids by label (labels are issued in increasing order: an array, not a map). */
+  private labelToId: Array<string | undefined> = [];
   private readonly idToLabel = new Map<string, number>();
   private nextLabel = 1;
   private dirty = new Set<string>();
@@ -119,7 +120,7 @@ export class ApproximateIndex {
           const id = ids[start + i];
           const label = this.nextLabel++;
           labels[i] = BigInt(label);
-          this.labelToId.set(label, id);
+          this.labelToId[label] = id;
           this.idToLabel.set(id, label);
         }
         await this.faiss.add(this.copyRows(chunkRows), labels);
@@ -187,7 +188,7 @@ export class ApproximateIndex {
         if (old !== undefined) {
           removed.push(old);
           this.idToLabel.delete(id);
-          this.labelToId.delete(old);
+          this.labelToId[old] = undefined;
         }
         if (this.store.rowOf(id) !== undefined) addIds.push(id);
       }
@@ -207,7 +208,7 @@ export class ApproximateIndex {
         chunk.forEach((id, i) => {
           const label = this.nextLabel++;
           labels[i] = BigInt(label);
-          this.labelToId.set(label, id);
+          this.labelToId[label] = id;
           this.idToLabel.set(id, label);
         });
         await this.faiss.add(vectors, labels);
@@ -239,7 +240,7 @@ export class ApproximateIndex {
     for (let i = 0; i < result.labels.length; i++) {
       const label = Number(result.labels[i]);
       if (label < 0) continue;
-      const id = this.labelToId.get(label);
+      const id = this.labelToId[label];
       if (id === undefined || this.store.rowOf(id) === undefined) continue;
       hits.push({ id, score: result.distances[i] });
     }
@@ -291,10 +292,12 @@ export class ApproximateIndex {
     const faiss = await addon.readIndex(file);
     const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
+    // Filled in label order below: made at full length first, so it stays an array rather than a dictionary.
+    index.labelToId = new Array<string | undefined>(state.nextLabel).fill(undefined);
     ids.forEach((id, i) => {
       const label = state.labels[i];
       if (label >= 0) {
-        index.labelToId.set(label, id);
+        index.labelToId[label] = id;
         index.idToLabel.set(id, label);
       } else {
         index.dirty.add(id);

@@ -150,6 +150,50 @@ export class SharedVectorStore {
     else this.live++;
   }
 
+  /**
+   * Stores `rows` (consecutive vectors of dim floats) for `ids` in order: `put` for a whole block at once (a
+   * snapshot's), with one growth, one copy and the alive bits set a word at a time.
+   */
+  putMany(ids: readonly string[], rows: Float32Array): void {
+    const { dim, stride } = this.layout;
+    if (rows.length !== ids.length * dim) throw new RangeError(`${ids.length} ids need ${ids.length * dim} floats, got ${rows.length}`);
+    const first = this.count;
+    if (first + ids.length > this.capacity) this.grow(first + ids.length);
+    const f32 = this.f32();
+    const base = this.rowOffset(first) >> 2;
+    if (stride === dim) f32.set(rows, base);
+    else {
+      for (let i = 0; i < ids.length; i++) {
+        f32.set(rows.subarray(i * dim, (i + 1) * dim), base + i * stride);
+        f32.fill(0, base + i * stride + dim, base + (i + 1) * stride);
+      }
+    }
+    // Alive bits after the vectors are written (a scan either skips a row or sees it complete).
+    this.count = first + ids.length;
+    this.setAliveRange(first, this.count);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const row = first + i;
+      this.rowToId[row] = id;
+      const old = this.idToRow.get(id);
+      this.idToRow.set(id, row);
+      if (old !== undefined) this.kill(old);
+      else this.live++;
+    }
+  }
+
+  private setAliveRange(from: number, to: number): void {
+    const u32 = this.u32();
+    const base = this.layout.aliveBase >> 2;
+    for (let row = from; row < to;) {
+      const bit = row & 31;
+      const bits = Math.min(32 - bit, to - row);
+      const mask = bits === 32 ? 0xffffffff : ((1 << bits) - 1) << bit;
+      Atomics.or(u32, base + (row >> 5), mask | 0);
+      row += bits;
+    }
+  }
+
   delete(id: string): boolean {
     const row = this.idToRow.get(id);
     if (row === undefined) return false;

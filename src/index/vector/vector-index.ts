@@ -371,7 +371,7 @@ export class VectorIndex {
       extra = header.extra;
     }, (first, rows) => {
       const ix = index as VectorIndex;
-      for (let i = 0; i * ix.dim < rows.length; i++) ix.store.put(ids[first + i], rows.subarray(i * ix.dim, (i + 1) * ix.dim));
+      ix.store.putMany(ids.slice(first, first + rows.length / ix.dim), rows);
     });
     const loaded = index as VectorIndex;
     const addon = loadFaissAddon();
