@@ -201,7 +201,7 @@ async function main(): Promise<void> {
   out.push('|---|---|---|');
   out.push(`| bulk build | ${f(buildMs / 1000)} s (${Math.round(docs.length / (buildMs / 1000))} docs/s) | ${f(miniMs / 1000)} s (${Math.round(docs.length / (miniMs / 1000))} docs/s) |`);
   out.push(`| single upsert into the built index | ${f(upsertMs * 1000)} µs/doc | — |`);
-  out.push(`| heap + array buffers after build (ours, incl. held documents) | ${mb(heapOurs)} MB | — |`);
+  out.push(`| heap + array buffers after build (ours) | ${mb(heapOurs)} MB | — |`);
   out.push(`| RSS before load / peak | ${mb(rss0)} MB / ${mb(peakRss)} MB (both indexes + corpus) | |`);
   out.push('');
   out.push('| query | ours p50 ms | ours p99 ms | MiniSearch p50 ms | MiniSearch p99 ms | mean hits ours / MiniSearch |');

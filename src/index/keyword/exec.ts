@@ -6,6 +6,7 @@ import { ABSENT, KeywordField } from './fields';
 import { EMPTY, MatchSet, constantSet, intersect, scaled, subtract } from './matchset';
 import { resolveMinimumShouldMatch } from './msm';
 import { encodeLength } from './norms';
+import { PostingsReader } from './postings';
 import { IndexStore } from './store';
 
 /** Per-doc accumulators reused across queries; only touched entries are cleared. */
@@ -144,16 +145,13 @@ export class Executor {
       const p = field.postings(terms[0]);
       if (!p || p.df === 0) return EMPTY;
       const w = termWeight(boost, p.df, field.docCount);
-      const data = p.data;
-      const end = data.length;
       const docs = new Uint32Array(p.df);
       const scores = new Float64Array(p.df);
       let k = 0;
-      for (let i = 0; i < end; ) {
-        const doc = data[i];
-        const tf = data[i + 1];
-        i += 2 + tf;
+      for (const records = new PostingsReader(p.data); records.next();) {
+        const doc = records.doc;
         if (live[doc] !== 1) continue;
+        const tf = records.freq;
         docs[k] = doc;
         scores[k++] = (w * tf) / (tf + cache[encodeLength(lengths[doc])]);
       }
@@ -165,13 +163,10 @@ export class Executor {
       if (!p || p.df === 0) continue;
       present++;
       const w = termWeight(boost, p.df, field.docCount);
-      const data = p.data;
-      const end = data.length;
-      for (let i = 0; i < end; ) {
-        const doc = data[i];
-        const tf = data[i + 1];
-        i += 2 + tf;
+      for (const records = new PostingsReader(p.data); records.next();) {
+        const doc = records.doc;
         if (live[doc] !== 1) continue;
+        const tf = records.freq;
         this.scratch.add(doc, (w * tf) / (tf + cache[encodeLength(lengths[doc])]));
       }
     }
@@ -187,7 +182,7 @@ export class Executor {
     if (!field || field.docCount === 0) return EMPTY;
     const postings = terms.map((t) => field.postings(t));
     if (postings.some((p) => !p || p.df === 0)) return EMPTY;
-    const lists = postings.map((p) => p!.data);
+    const readers = postings.map((p) => new PostingsReader(p!.data));
     let idfSum = 0;
     for (const p of postings) idfSum += idf(p!.df, field.docCount);
     const weight = boost * idfSum * (K1 + 1);
@@ -195,30 +190,28 @@ export class Executor {
     // Walk the rarest term's postings, advancing a cursor in each other list.
     let lead = 0;
     for (let i = 1; i < postings.length; i++) if (postings[i]!.df < postings[lead]!.df) lead = i;
-    const cursors = new Array<number>(lists.length).fill(0);
     const docs: number[] = [];
     const scores: number[] = [];
-    const leadData = lists[lead];
-    const leadEnd = leadData.length;
-    const positions: Uint32Array[] = new Array<Uint32Array>(lists.length);
-    for (let i = 0; i < leadEnd; ) {
-      const doc = leadData[i];
-      const tf = leadData[i + 1];
-      positions[lead] = leadData.subarray(i + 2, i + 2 + tf);
-      i += 2 + tf;
+    const leader = readers[lead]!;
+    // Each term's positions in the current doc, decoded into a buffer of its own (grown as needed).
+    const buffers = readers.map(() => new Uint32Array(16));
+    const positions: Uint32Array[] = new Array<Uint32Array>(readers.length);
+    const positionsOf = (t: number): Uint32Array => {
+      const r = readers[t]!;
+      if (buffers[t]!.length < r.freq) buffers[t] = new Uint32Array(r.freq * 2);
+      return r.positions(buffers[t]!);
+    };
+    while (leader.next()) {
+      const doc = leader.doc;
       if (this.store.live[doc] !== 1) continue;
       let all = true;
-      for (let t = 0; t < lists.length && all; t++) {
+      for (let t = 0; t < readers.length && all; t++) {
         if (t === lead) continue;
-        const d = lists[t];
-        const e = d.length;
-        let c = cursors[t];
-        while (c < e && d[c] < doc) c += 2 + d[c + 1];
-        cursors[t] = c;
-        if (c >= e || d[c] !== doc) all = false;
-        else positions[t] = d.subarray(c + 2, c + 2 + d[c + 1]);
+        const r = readers[t]!;
+        if (!r.advance(doc) || r.doc !== doc) all = false;
       }
       if (!all) continue;
+      for (let t = 0; t < readers.length; t++) positions[t] = positionsOf(t);
       const freq = slop === 0 ? exactPhraseFreq(positions) : sloppyPhraseFreq(positions, slop);
       if (freq === 0) continue;
       docs.push(doc);
@@ -262,8 +255,7 @@ export class Executor {
         const p = tf.postings(v);
         if (!p) continue;
         const docs: number[] = [];
-        const d = p.data;
-        for (let i = 0; i < d.length; i += 2 + d[i + 1]) if (this.store.live[d[i]] === 1) docs.push(d[i]);
+        for (const records = new PostingsReader(p.data); records.next();) if (this.store.live[records.doc] === 1) docs.push(records.doc);
         lists.push(Uint32Array.from(docs));
       }
     }

@@ -1,14 +1,15 @@
 import { analyze, POSITION_INCREMENT_GAP } from './analyzer';
 import { DocValueLists, GrowableU32, type DocValueListsState } from './growable';
+import { PostingsReader, putRecord, putRecordHead, recordSize } from './postings';
 
 export const ABSENT = 0xffffffff;
 
-/** One term's postings: records `[doc, freq, position × freq]`, docs increasing (deleted docs stay until compaction). */
+/** One term's postings: coded records (postings.ts, read with `PostingsReader`), docs increasing (deleted docs stay until compaction). */
 export interface TermPostings {
   /** Live documents containing the term (Lucene's docFreq, without deleted documents). */
   readonly df: number;
   /** The records, a view valid until the field's next write. */
-  readonly data: Uint32Array;
+  readonly data: Uint8Array;
 }
 
 export interface TextFieldState {
@@ -17,7 +18,9 @@ export interface TextFieldState {
   starts: Uint32Array;
   lengths: Uint32Array;
   df: Uint32Array;
-  pool: Uint32Array;
+  /** Each term's last doc (its postings' records are gaps from the doc before). */
+  lastDocs: Uint32Array;
+  pool: Uint8Array;
   docLengths: Uint32Array;
   docTerms: DocValueListsState;
   docCount: number;
@@ -32,21 +35,24 @@ const MAX_MOVED_SHARE = 0.25;
 /** An analyzed (full-text) field: `text` or a string path of meta such as `meta.title`. */
 export class TextField {
   /**
-   * Every term's postings in one pool, each term's records contiguous in its own room: arrays of numbers per
-   * field instead of three objects per term (bench:scale, 82k documents, 245k terms: the keyword worker's heap
-   * 2,267 → 1,329 bytes per document, its copies of the documents included).
+   * Every term's postings in one byte pool, each term's records contiguous in its own room: arrays of numbers
+   * per field instead of three objects per term, positions and doc numbers as variable-length gaps (bench:scale,
+   * 82k documents: the postings pool 80 → 27 MB).
    */
   private readonly termIds = new Map<string, number>();
   private readonly termStart: GrowableU32;
   private readonly termLength: GrowableU32;
   private readonly termRoom: GrowableU32;
   private readonly termDf: GrowableU32;
-  /** While indexing: the doc of each term's last record and where its freq sits (relative to the term's start). */
   private readonly lastDoc: GrowableU32;
-  private readonly freqAt: GrowableU32;
-  private pool: Uint32Array;
+  private pool: Uint8Array;
   private poolEnd: number;
   private moved = 0;
+  /** While adding a doc: which add last saw each term (`adds`), and how often the doc has it. */
+  private readonly seenIn: GrowableU32;
+  private readonly counts: GrowableU32;
+  private adds = 0;
+  private record = new Uint8Array(64);
   /** Token count per doc; ABSENT when the doc has no token in this field. */
   readonly lengths: GrowableU32;
   /** Each doc's distinct term ids: what a delete takes out of the document frequencies (no copy of the text kept). */
@@ -61,9 +67,10 @@ export class TextField {
     this.termLength = state ? new GrowableU32(0).adopt(state.lengths) : new GrowableU32(16);
     this.termRoom = state ? new GrowableU32(0).adopt(state.lengths.slice()) : new GrowableU32(16);
     this.termDf = state ? new GrowableU32(0).adopt(state.df) : new GrowableU32(16);
-    this.lastDoc = state ? new GrowableU32(0).adopt(new Uint32Array(terms).fill(ABSENT)) : new GrowableU32(16);
-    this.freqAt = state ? new GrowableU32(0).adopt(new Uint32Array(terms)) : new GrowableU32(16);
-    this.pool = state?.pool ?? new Uint32Array(1024);
+    this.lastDoc = state ? new GrowableU32(0).adopt(state.lastDocs) : new GrowableU32(16);
+    this.seenIn = state ? new GrowableU32(0).adopt(new Uint32Array(terms)) : new GrowableU32(16);
+    this.counts = state ? new GrowableU32(0).adopt(new Uint32Array(terms)) : new GrowableU32(16);
+    this.pool = state?.pool ?? new Uint8Array(4096);
     this.poolEnd = state?.pool.length ?? 0;
     this.lengths = state ? new GrowableU32(0).adopt(state.docLengths) : new GrowableU32(16);
     this.docTerms = new DocValueLists('u32', state?.docTerms);
@@ -76,7 +83,8 @@ export class TextField {
     this.trim();
     return {
       terms: [...this.termIds.keys()], starts: this.termStart.values(), lengths: this.termLength.values(), df: this.termDf.values(),
-      pool: this.pool.slice(0, this.poolEnd), docLengths: this.lengths.values(), docTerms: this.docTerms.toState(), docCount: this.docCount, sumTotalTermFreq: this.sumTotalTermFreq,
+      lastDocs: this.lastDoc.values(), pool: this.pool.slice(0, this.poolEnd), docLengths: this.lengths.values(),
+      docTerms: this.docTerms.toState(), docCount: this.docCount, sumTotalTermFreq: this.sumTotalTermFreq,
     };
   }
 
@@ -94,31 +102,45 @@ export class TextField {
   }
 
   add(doc: number, values: readonly string[]): void {
-    // A term's records are contiguous and the current doc is always its last record, so positions
-    // are appended in place and only the freq slot is bumped.
-    let pos = 0;
-    let length = 0;
+    // The doc's tokens (term id, position), then one record per distinct term, appended to the term's room.
+    const tokens: number[] = [];
+    const positions: number[] = [];
     const distinct: number[] = [];
+    const add = ++this.adds;
+    let pos = 0;
     for (let v = 0; v < values.length; v++) {
       if (v > 0) pos += POSITION_INCREMENT_GAP;
-      const terms = analyze(values[v]);
-      for (const t of terms) {
+      for (const t of analyze(values[v])) {
         let id = this.termIds.get(t);
         if (id === undefined) id = this.newTerm(t);
-        if (this.lastDoc.data[id] !== doc) {
-          this.lastDoc.data[id] = doc;
+        if (this.seenIn.data[id] !== add) {
+          this.seenIn.data[id] = add;
+          this.counts.data[id] = 0;
           distinct.push(id);
-          this.termDf.data[id]++;
-          this.append(id, doc);
-          this.freqAt.data[id] = this.termLength.data[id];
-          this.append(id, 0);
         }
-        this.pool[this.termStart.data[id] + this.freqAt.data[id]]++;
-        this.append(id, pos++);
+        this.counts.data[id]++;
+        tokens.push(id);
+        positions.push(pos++);
       }
-      length += terms.length;
     }
+    const length = tokens.length;
     if (length === 0) return;
+    // Each distinct term's positions together (counting sort by first appearance; positions stay increasing).
+    const grouped = new Uint32Array(length);
+    let at = 0;
+    for (const id of distinct) {
+      const n = this.counts.data[id];
+      this.counts.data[id] = at;
+      at += n;
+    }
+    for (let i = 0; i < length; i++) grouped[this.counts.data[tokens[i]]++] = positions[i];
+    let from = 0;
+    for (const id of distinct) {
+      const to = this.counts.data[id];
+      this.appendRecord(id, doc, grouped, from, to);
+      this.termDf.data[id]++;
+      from = to;
+    }
     this.docTerms.append(doc, distinct);
     this.lengths.set(doc, length, ABSENT);
     this.docCount++;
@@ -128,32 +150,37 @@ export class TextField {
   private newTerm(term: string): number {
     const id = this.termStart.length;
     this.termIds.set(term, id);
-    this.termStart.push(this.reserve(4));
+    this.termStart.push(this.reserve(8));
     this.termLength.push(0);
-    this.termRoom.push(4);
+    this.termRoom.push(8);
     this.termDf.push(0);
     this.lastDoc.push(ABSENT);
-    this.freqAt.push(0);
+    this.seenIn.push(0);
+    this.counts.push(0);
     return id;
   }
 
-  /** Room for `words` at the end of the pool: its offset. */
-  private reserve(words: number): number {
-    if (this.poolEnd + words > this.pool.length) {
-      const next = new Uint32Array(Math.max(this.poolEnd + words, Math.ceil(this.pool.length * 1.5)));
+  /** Room for `bytes` at the end of the pool: its offset. */
+  private reserve(bytes: number): number {
+    if (this.poolEnd + bytes > this.pool.length) {
+      const next = new Uint8Array(Math.max(this.poolEnd + bytes, Math.ceil(this.pool.length * 1.5)));
       next.set(this.pool.subarray(0, this.poolEnd));
       this.pool = next;
     }
     const at = this.poolEnd;
-    this.poolEnd += words;
+    this.poolEnd += bytes;
     return at;
   }
 
-  private append(id: number, value: number): void {
+  private appendRecord(id: number, doc: number, positions: Uint32Array, from: number, to: number): void {
+    const last = this.lastDoc.data[id];
+    const previous = last === ABSENT ? -1 : last;
+    const size = recordSize(doc, previous, positions, from, to);
     const length = this.termLength.data[id];
-    if (length === this.termRoom.data[id]) this.move(id, Math.max(4, length * ROOM_GROWTH));
-    this.pool[this.termStart.data[id] + length] = value;
-    this.termLength.data[id] = length + 1;
+    if (length + size > this.termRoom.data[id]) this.move(id, Math.max(8, (length + size) * ROOM_GROWTH));
+    putRecord(this.pool, this.termStart.data[id] + length, doc, previous, positions, from, to);
+    this.termLength.data[id] = length + size;
+    this.lastDoc.data[id] = doc;
   }
 
   private move(id: number, room: number): void {
@@ -172,7 +199,7 @@ export class TextField {
     const terms = this.termStart.length;
     let size = 0;
     for (let id = 0; id < terms; id++) size += exact ? this.termLength.data[id] : this.termRoom.data[id];
-    const next = new Uint32Array(exact ? size : Math.max(1024, Math.ceil(size * 1.25)));
+    const next = new Uint8Array(exact ? size : Math.max(4096, Math.ceil(size * 1.25)));
     let at = 0;
     for (let id = 0; id < terms; id++) {
       const start = this.termStart.data[id];
@@ -204,22 +231,23 @@ export class TextField {
     const terms = this.termStart.length;
     for (let id = 0; id < terms; id++) {
       const start = this.termStart.data[id];
-      const end = start + this.termLength.data[id];
+      const records = new PostingsReader(this.pool.subarray(start, start + this.termLength.data[id]));
+      // Kept records are rewritten in place: a kept record's new gap is at most the sum of the old gaps since the
+      // previous kept one, so its head never takes more bytes than the records it replaces (positions are copied as they are).
       let out = start;
-      // Records are [doc, freq, positions × freq]; kept ones slide down in place.
-      for (let at = start; at < end;) {
-        const doc = this.pool[at];
-        const size = 2 + this.pool[at + 1];
-        const to = map[doc];
-        if (to >= 0) {
-          this.pool.copyWithin(out, at, at + size);
-          this.pool[out] = to;
-          out += size;
-        }
-        at += size;
+      let previous = -1;
+      while (records.next()) {
+        const to = map[records.doc];
+        if (to < 0) continue;
+        const posFrom = start + records.positionsStart;
+        const posBytes = records.positionsEnd - records.positionsStart;
+        out = putRecordHead(this.pool, out, to - previous, records.freq, posBytes);
+        this.pool.copyWithin(out, posFrom, posFrom + posBytes);
+        out += posBytes;
+        previous = to;
       }
       this.termLength.data[id] = out - start;
-      this.lastDoc.data[id] = ABSENT;
+      this.lastDoc.data[id] = previous < 0 ? ABSENT : previous;
     }
     const kept = new GrowableU32(16);
     for (let doc = 0; doc < map.length; doc++) {
@@ -232,7 +260,7 @@ export class TextField {
 
   trim(): void {
     this.compactPool(true);
-    for (const a of [this.termStart, this.termLength, this.termRoom, this.termDf, this.lastDoc, this.freqAt, this.lengths]) a.trim();
+    for (const a of [this.termStart, this.termLength, this.termRoom, this.termDf, this.lastDoc, this.seenIn, this.counts, this.lengths]) a.trim();
   }
 
   avgFieldLength(): number {

@@ -70,7 +70,7 @@ export interface KeywordHit {
 }
 
 /** Bump when IndexStoreState changes shape: older snapshots are then rebuilt from storage instead. */
-const SNAPSHOT_FORMAT = 2;
+const SNAPSHOT_FORMAT = 3;
 /** What the analyzer makes of a few scripts: a snapshot analysed otherwise is not restored. */
 const analysisFingerprint = (): string => analyze('Quick brown Foxes, 2026-11-25 — Быстрые лисы; 東京の天気; القطط السريعة').join('|');
 
