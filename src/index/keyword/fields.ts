@@ -1,5 +1,6 @@
 import { analyze, POSITION_INCREMENT_GAP } from './analyzer';
 import { DocValueLists, GrowableU32, type DocValueListsState } from './growable';
+import { DocIdSets, type DocIdSetsState } from './doc-id-sets';
 import { PostingsReader, putRecord, putRecordHead, recordSize } from './postings';
 
 export const ABSENT = 0xffffffff;
@@ -22,7 +23,7 @@ export interface TextFieldState {
   lastDocs: Uint32Array;
   pool: Uint8Array;
   docLengths: Uint32Array;
-  docTerms: DocValueListsState;
+  docTerms: DocIdSetsState;
   docCount: number;
   sumTotalTermFreq: number;
 }
@@ -56,7 +57,7 @@ export class TextField {
   /** Token count per doc; ABSENT when the doc has no token in this field. */
   readonly lengths: GrowableU32;
   /** Each doc's distinct term ids: what a delete takes out of the document frequencies (no copy of the text kept). */
-  private docTerms: DocValueLists;
+  private docTerms: DocIdSets;
   docCount: number;
   sumTotalTermFreq: number;
 
@@ -73,7 +74,7 @@ export class TextField {
     this.pool = state?.pool ?? new Uint8Array(4096);
     this.poolEnd = state?.pool.length ?? 0;
     this.lengths = state ? new GrowableU32(0).adopt(state.docLengths) : new GrowableU32(16);
-    this.docTerms = new DocValueLists('u32', state?.docTerms);
+    this.docTerms = new DocIdSets(state?.docTerms);
     this.docCount = state?.docCount ?? 0;
     this.sumTotalTermFreq = state?.sumTotalTermFreq ?? 0;
   }

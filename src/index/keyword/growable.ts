@@ -1,4 +1,4 @@
-type Numbers = Uint32Array | Float64Array;
+type Numbers = Uint8Array | Uint32Array | Float64Array;
 
 /** Append-only typed arrays that double as they grow: postings without one object per entry. */
 class Growable<A extends Numbers> {
@@ -52,6 +52,12 @@ export class GrowableU32 extends Growable<Uint32Array> {
   }
   get(i: number, missing: number): number {
     return i < this.length ? this.data[i] : missing;
+  }
+}
+
+export class GrowableU8 extends Growable<Uint8Array> {
+  constructor(capacity = 4) {
+    super((n) => new Uint8Array(n), capacity);
   }
 }
 

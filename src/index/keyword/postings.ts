@@ -5,7 +5,8 @@
  * The positions' byte count lets a scorer that needs only doc and freq step over them.
  */
 
-const SCALE = [1, 2 ** 7, 2 ** 14, 2 ** 21, 2 ** 28];
+/** The weight of each 7-bit group of a varint, by its place (multiplication: the last group passes 31 bits). */
+export const SCALE = [1, 2 ** 7, 2 ** 14, 2 ** 21, 2 ** 28];
 
 export function varintSize(value: number): number {
   let n = 1;
