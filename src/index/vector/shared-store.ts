@@ -161,8 +161,9 @@ export class SharedVectorStore {
     if (first + ids.length > this.capacity) this.grow(first + ids.length);
     const f32 = this.f32();
     const base = this.rowOffset(first) >> 2;
-    if (stride === dim) f32.set(rows, base);
-    else {
+    if (stride === dim) {
+      if (rows.buffer !== f32.buffer || rows.byteOffset !== base * 4) f32.set(rows, base);
+    } else {
       for (let i = 0; i < ids.length; i++) {
         f32.set(rows.subarray(i * dim, (i + 1) * dim), base + i * stride);
         f32.fill(0, base + i * stride + dim, base + (i + 1) * stride);
@@ -180,6 +181,18 @@ export class SharedVectorStore {
       if (old !== undefined) this.kill(old);
       else this.live++;
     }
+  }
+
+  /**
+   * Where the next `count` rows would go, as one array when rows have no padding (read a block of rows into it,
+   * then `putMany` them without a copy); otherwise a new array.
+   */
+  roomFor(count: number): Float32Array {
+    const { dim, stride } = this.layout;
+    if (stride !== dim) return new Float32Array(count * dim);
+    if (this.count + count > this.capacity) this.grow(this.count + count);
+    const base = this.rowOffset(this.count) >> 2;
+    return this.f32().subarray(base, base + count * dim);
   }
 
   private setAliveRange(from: number, to: number): void {

@@ -62,10 +62,14 @@ export async function writeSnapshot(
   }
 }
 
-/** Reads a snapshot: its header, then calls `onRows` with consecutive blocks of rows. */
+/**
+ * Reads a snapshot: its header, then consecutive blocks of rows, each read into the array `rowsInto` gives for
+ * it (where the rows are to stay, when the caller has such a place: no copy) and then handed to `onRows`.
+ */
 export async function readSnapshot(
   file: string,
   onHeader: (header: SnapshotHeader) => void,
+  rowsInto: (firstIndex: number, count: number) => Float32Array,
   onRows: (firstIndex: number, rows: Float32Array) => void,
 ): Promise<void> {
   const fh = await fs.promises.open(file, 'r');
@@ -91,8 +95,9 @@ export async function readSnapshot(
     const rowBytes = header.dim * 4;
     for (let start = 0; start < header.ids.length; start += CHUNK_ROWS) {
       const n = Math.min(CHUNK_ROWS, header.ids.length - start);
-      const buf = new Float32Array(n * header.dim);
-      const bytes = new Uint8Array(buf.buffer);
+      const buf = rowsInto(start, n);
+      if (buf.length !== n * header.dim) throw new RangeError(`room for ${buf.length} floats, ${n} rows need ${n * header.dim}`);
+      const bytes = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       let got = 0;
       while (got < bytes.length) {
         const { bytesRead } = await fh.read(bytes, got, bytes.length - got, pos + got);

@@ -369,7 +369,7 @@ export class VectorIndex {
       ids = header.ids;
       meta = header.meta;
       extra = header.extra;
-    }, (first, rows) => {
+    }, (first, count) => (index as VectorIndex).store.roomFor(count), (first, rows) => {
       const ix = index as VectorIndex;
       ix.store.putMany(ids.slice(first, first + rows.length / ix.dim), rows);
     });

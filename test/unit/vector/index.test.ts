@@ -153,23 +153,24 @@ describe('VectorIndex', () => {
     assert.equal(hits[0].id, 'fresh');
   });
 
-  it('round-trips a snapshot', async () => {
-    const dim = 20;
-    const index = new VectorIndex(dim, { approximate: false });
-    const vectors = fill(index, 3000, 4);
-    index.remove('doc5');
-    vectors.delete('doc5');
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-')), 'index.kvix');
-    await index.snapshot(file, { seq: 42 });
-    const { index: loaded, meta } = await VectorIndex.load(file, { approximate: false });
-    assert.deepEqual(meta, { seq: 42 });
-    assert.equal(loaded.size, vectors.size);
-    assert.equal(loaded.has('doc5'), false);
-    const q = randomUnit(dim, rng(6));
-    sameHits(await loaded.search(q, 30), referenceTopK(vectors, q, 30));
-    fs.writeFileSync(file, 'nonsense');
-    await assert.rejects(VectorIndex.load(file), /not a vector index snapshot/);
-  });
+  for (const [dim, rows] of [[20, 3000], [3, 9000]] as const) {
+    it(`round-trips a snapshot (dim ${dim}: rows ${dim % 4 === 0 ? 'read in place' : 'padded'}, ${rows} of them)`, async () => {
+      const index = new VectorIndex(dim, { approximate: false });
+      const vectors = fill(index, rows, 4);
+      index.remove('doc5');
+      vectors.delete('doc5');
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-')), 'index.kvix');
+      await index.snapshot(file, { seq: 42 });
+      const { index: loaded, meta } = await VectorIndex.load(file, { approximate: false });
+      assert.deepEqual(meta, { seq: 42 });
+      assert.equal(loaded.size, vectors.size);
+      assert.equal(loaded.has('doc5'), false);
+      const q = randomUnit(dim, rng(6));
+      sameHits(await loaded.search(q, 30), referenceTopK(vectors, q, 30));
+      fs.writeFileSync(file, 'nonsense');
+      await assert.rejects(VectorIndex.load(file), /not a vector index snapshot/);
+    });
+  }
 
   it('keeps searches consistent while upserts, removals and compaction run', async () => {
     const dim = 32;
