@@ -134,6 +134,11 @@ export class TenantContent {
   private dirtyDuringRefit: Set<string> | undefined;
   /** Whether the index changed since the last snapshot. */
   private dirty = false;
+  /**
+   * The index and approximate build the last snapshot held: an approximate index rebuilt since (with more lists
+   * as the key grew) is saved too, or every restart would build it again.
+   */
+  private saved: { index: VectorIndex; approximateBuilds: number } | undefined;
   private persisting: Promise<void> | undefined;
   private readonly snapshotTimer: NodeJS.Timeout | undefined;
   readonly ready: Promise<void>;
@@ -184,6 +189,7 @@ export class TenantContent {
       model: snapshot.model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(snapshot.model),
       fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index, terms: snapshot.terms,
     };
+    this.saved = { index: snapshot.index, approximateBuilds: 0 };
     // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
     const since = Date.parse(snapshot.meta.savedAt) - 5_000;
     const { ids, updatedAt } = await this.start.storedVersions();
@@ -211,15 +217,17 @@ export class TenantContent {
     const dir = this.snapshotPath;
     // A refit in progress does not stop it: the current generation keeps taking every write until the swap,
     // which waits for this write before closing it (so a stop during a refit still leaves a snapshot).
-    if (!dir || !this.dirty) return this.persisting ?? Promise.resolve();
+    if (!dir || !(this.dirty || this.approximateRebuilt())) return this.persisting ?? Promise.resolve();
     this.persisting ??= (async () => {
       const savedAt = new Date().toISOString();
       this.dirty = false;
       await this.caughtUp();
       const { model, index, terms, fittedDocs } = this.generation;
+      const approximateBuilds = index.approximateBuilds;
       const started = Date.now();
       this.logEvent({ tenant: this.store.tenant, documents: index.size }, 'content snapshot writing');
       await saveContentSnapshot(dir, { model, index, terms, meta: { modelId: modelInfo(model).id, fittedDocs, savedAt } });
+      this.saved = { index, approximateBuilds };
       this.logEvent({ tenant: this.store.tenant, documents: index.size, ms: Date.now() - started }, 'content snapshot written');
     })().catch((error: unknown) => {
       this.dirty = true;
@@ -228,6 +236,11 @@ export class TenantContent {
       this.persisting = undefined;
     });
     return this.persisting;
+  }
+
+  private approximateRebuilt(): boolean {
+    const index = this.generation?.index;
+    return index !== undefined && this.saved?.index === index && this.saved.approximateBuilds !== index.approximateBuilds;
   }
 
   get size(): number {

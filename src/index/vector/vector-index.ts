@@ -82,6 +82,8 @@ export class VectorIndex {
   private readonly approxOptions: (ApproximateOptions & { minRows?: number }) | undefined;
   private approx: ApproximateIndex | undefined;
   private approxBuilding: Promise<void> | undefined;
+  /** Approximate indexes built and swapped in so far (a snapshot taken before the last one lacks it). */
+  approximateBuilds = 0;
   private building: ApproximateIndex | undefined;
   /** Why the last automatic ANN build failed, if it did. */
   approxError: unknown;
@@ -212,6 +214,7 @@ export class VectorIndex {
       }
       const old = this.approx;
       this.approx = next;
+      this.approximateBuilds++;
       old?.close();
     }, (err: unknown) => {
       this.building = undefined;
