@@ -525,18 +525,20 @@ export class TenantContent {
     const { index, model, rerank, terms, dim } = generation;
     if (vector.every((x) => x === 0)) return [];
     const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
-    const hits = await index.search(vector, Math.min(wanted, index.kMax), { exclude: limits.exclude, allow: limits.allow });
-    if (!rerank || hits.length === 0) {
+    const searchOptions = { exclude: limits.exclude, allow: limits.allow };
+    if (!rerank) {
+      const hits = await index.search(vector, Math.min(wanted, index.kMax), searchOptions);
       return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
     }
-    const candidates = hits.filter((h) => terms.has(h.id));
+    const found = await index.searchWithVectors(vector, Math.min(wanted, index.kMax), searchOptions);
+    if (found.hits.length === 0) return [];
+    // Candidates are the hits with TF-IDF terms (all of them but a document written a moment ago).
+    const { packed, present } = terms.packPresent(found.hits.map((h) => h.id));
+    const candidates = present.map((i) => found.hits[i]!);
     const candidateVectors = new Float32Array(candidates.length * dim);
-    candidates.forEach((c, row) => {
-      const v = index.vectorOf(c.id);
-      if (v) candidateVectors.set(v, row * dim);
-    });
+    present.forEach((hit, i) => candidateVectors.set(found.vectors.subarray(hit * dim, (hit + 1) * dim), i * dim));
     const task: RerankTask = {
-      model, queryTexts: query.texts, candidates: terms.pack(candidates.map((c) => c.id)),
+      model, queryTexts: query.texts, candidates: packed,
       denseScores: Float32Array.from(candidates, (c) => c.score), candidateVectors,
     };
     // This query's own arrays (~0.7 MB at 800 candidates): handed over to the pool thread, not copied.

@@ -86,16 +86,35 @@ export class SparseRows {
       if (slot === undefined) throw new Error(`no sparse row for ${id}`);
       return slot;
     });
-    const offsets = new Uint32Array(ids.length + 1);
-    slots.forEach((slot, i) => (offsets[i + 1] = offsets[i]! + this.lengths[slot]!));
-    const termIds = new Uint32Array(offsets[ids.length]!);
-    const weights = new Float32Array(offsets[ids.length]!);
-    slots.forEach((slot, i) => {
-      const start = this.starts[slot]!;
-      const end = start + this.lengths[slot]!;
-      termIds.set(this.termIds.subarray(start, end), offsets[i]!);
-      weights.set(this.weights.subarray(start, end), offsets[i]!);
+    return this.packSlots(slots);
+  }
+
+  /** The rows of those `ids` that have one, packed in order; `present` lists their indices in `ids`. */
+  packPresent(ids: readonly string[]): { packed: PackedSparse; present: number[] } {
+    const slots: number[] = [];
+    const present: number[] = [];
+    ids.forEach((id, i) => {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) return;
+      slots.push(slot);
+      present.push(i);
     });
+    return { packed: this.packSlots(slots), present };
+  }
+
+  private packSlots(slots: readonly number[]): PackedSparse {
+    const offsets = new Uint32Array(slots.length + 1);
+    slots.forEach((slot, i) => (offsets[i + 1] = offsets[i]! + this.lengths[slot]!));
+    const termIds = new Uint32Array(offsets[slots.length]!);
+    const weights = new Float32Array(offsets[slots.length]!);
+    // element by element: a few dozen terms per row, where two views and two copies per row cost more
+    for (let i = 0; i < slots.length; i++) {
+      const from = this.starts[slots[i]!]!;
+      for (let at = offsets[i]!, j = from; at < offsets[i + 1]!; at++, j++) {
+        termIds[at] = this.termIds[j]!;
+        weights[at] = this.weights[j]!;
+      }
+    }
     return { offsets, ids: termIds, weights };
   }
 

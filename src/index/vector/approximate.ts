@@ -22,6 +22,12 @@ export interface Hit {
   score: number;
 }
 
+/** A hit of the approximate index: the store row it names (valid until the next turn of the event loop). */
+export interface RowHit {
+  row: number;
+  score: number;
+}
+
 const CHUNK_ROWS = 4096;
 
 /** Label state of an approximate index as stored in a snapshot header. */
@@ -50,9 +56,19 @@ export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
  * drop ids that are no longer in the store.
  */
 export class ApproximateIndex {
-  /** Ids by label (labels are issued in increasing order: an array, not a map). */
-  private labelToId: Array<string | undefined> = [];
+  /**
+   * The store row of each label (-1: none) and the label of each row (0: none; labels start at 1), kept current as
+   * compaction moves rows: a search turns labels into rows without a lookup by id.
+   */
+  private labelRow = new Int32Array(1024).fill(-1);
+  private rowLabel = new Int32Array(1024);
   private readonly idToLabel = new Map<string, number>();
+  private readonly onMove = (from: number, to: number): void => {
+    const label = from < this.rowLabel.length ? this.rowLabel[from]! : 0;
+    if (label === 0 || this.labelRow[label] !== from) return;
+    this.rowLabel[from] = 0;
+    this.link(label, to);
+  };
   private nextLabel = 1;
   private dirty = new Set<string>();
   /** Changes taken by the flush in progress, not in FAISS yet. */
@@ -71,7 +87,30 @@ export class ApproximateIndex {
     private readonly faiss: FaissIndex,
     readonly description: string,
     private readonly options: ApproximateOptions,
-  ) {}
+  ) {
+    store.moveListeners.add(this.onMove);
+  }
+
+  private link(label: number, row: number): void {
+    if (label >= this.labelRow.length) {
+      const grown = new Int32Array(Math.max(label + 1, Math.ceil(this.labelRow.length * 1.5))).fill(-1);
+      grown.set(this.labelRow);
+      this.labelRow = grown;
+    }
+    if (row >= this.rowLabel.length) {
+      const grown = new Int32Array(Math.max(row + 1, Math.ceil(this.rowLabel.length * 1.5)));
+      grown.set(this.rowLabel);
+      this.rowLabel = grown;
+    }
+    this.labelRow[label] = row;
+    this.rowLabel[row] = label;
+  }
+
+  private unlink(label: number): void {
+    const row = this.labelRow[label]!;
+    this.labelRow[label] = -1;
+    if (row >= 0 && this.rowLabel[row] === label) this.rowLabel[row] = 0;
+  }
 
   get isReady(): boolean {
     return this.ready;
@@ -120,7 +159,7 @@ export class ApproximateIndex {
           const id = ids[start + i];
           const label = this.nextLabel++;
           labels[i] = BigInt(label);
-          this.labelToId[label] = id;
+          this.link(label, chunkRows[i]);
           this.idToLabel.set(id, label);
         }
         await this.faiss.add(this.copyRows(chunkRows), labels);
@@ -188,7 +227,7 @@ export class ApproximateIndex {
         if (old !== undefined) {
           removed.push(old);
           this.idToLabel.delete(id);
-          this.labelToId[old] = undefined;
+          this.unlink(old);
         }
         if (this.store.rowOf(id) !== undefined) addIds.push(id);
       }
@@ -202,13 +241,14 @@ export class ApproximateIndex {
       }
       for (let start = 0; start < addIds.length; start += CHUNK_ROWS) {
         const chunk = addIds.slice(start, start + CHUNK_ROWS).filter((id) => this.store.rowOf(id) !== undefined);
-        // copy synchronously, right after reading the rows: compaction runs only between ticks
-        const vectors = this.copyRows(chunk.map((id) => this.store.rowOf(id) as number));
+        const rows = chunk.map((id) => this.store.rowOf(id) as number);
+        // copy synchronously, right after reading the rows: compaction runs only between ticks (and moves are followed)
+        const vectors = this.copyRows(rows);
         const labels = new BigInt64Array(chunk.length);
         chunk.forEach((id, i) => {
           const label = this.nextLabel++;
           labels[i] = BigInt(label);
-          this.labelToId[label] = id;
+          this.link(label, rows[i]!);
           this.idToLabel.set(id, label);
         });
         await this.faiss.add(vectors, labels);
@@ -218,10 +258,10 @@ export class ApproximateIndex {
   }
 
   /**
-   * Top `k` ids by approximate inner product. `allow` restricts the labels FAISS may
-   * return (IVF only). Ids removed from the store are dropped, so fewer than k may come back.
+   * Top `k` rows by approximate inner product. `allow` restricts the labels FAISS may return (IVF only).
+   * Rows no longer alive (their id removed or replaced since) are dropped, so fewer than k may come back.
    */
-  async search(query: Float32Array, k: number, allow?: Iterable<string>): Promise<Hit[]> {
+  async search(query: Float32Array, k: number, allow?: Iterable<string>): Promise<RowHit[]> {
     let allowLabels: BigInt64Array | undefined;
     if (allow) {
       const labels: bigint[] = [];
@@ -236,13 +276,15 @@ export class ApproximateIndex {
       efSearch: this.options.efSearch,
       allow: allowLabels,
     });
-    const hits: Hit[] = [];
+    const hits: RowHit[] = [];
+    // Labels read as two 32-bit words (little endian): reading the int64s would make a BigInt each.
+    const words = new Int32Array(result.labels.buffer, result.labels.byteOffset, result.labels.length * 2);
     for (let i = 0; i < result.labels.length; i++) {
-      const label = Number(result.labels[i]);
-      if (label < 0) continue;
-      const id = this.labelToId[label];
-      if (id === undefined || this.store.rowOf(id) === undefined) continue;
-      hits.push({ id, score: result.distances[i] });
+      const high = words[2 * i + 1]!;
+      const label = high === 0 ? words[2 * i]! >>> 0 : high < 0 ? -1 : (words[2 * i]! >>> 0) + high * 2 ** 32;
+      const row = label > 0 && label < this.labelRow.length ? this.labelRow[label]! : -1;
+      if (row < 0 || !this.store.isAlive(row)) continue;
+      hits.push({ row, score: result.distances[i] });
     }
     return hits;
   }
@@ -292,12 +334,13 @@ export class ApproximateIndex {
     const faiss = await addon.readIndex(file);
     const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
-    // Filled in label order below: made at full length first, so it stays an array rather than a dictionary.
-    index.labelToId = new Array<string | undefined>(state.nextLabel).fill(undefined);
+    index.labelRow = new Int32Array(state.nextLabel + 1).fill(-1);
+    index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {
       const label = state.labels[i];
       if (label >= 0) {
-        index.labelToId[label] = id;
+        // a loaded snapshot's ids sit in rows 0, 1, … in their order
+        index.link(label, store.idOf(i) === id ? i : store.rowOf(id) as number);
         index.idToLabel.set(id, label);
       } else {
         index.dirty.add(id);
@@ -316,6 +359,7 @@ export class ApproximateIndex {
 
   close(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.store.moveListeners.delete(this.onMove);
     this.ready = false;
   }
 }

@@ -97,6 +97,29 @@ export class ExactSearch {
     }
   }
 
+  /**
+   * Exact scores of the vectors in `rows` for `q`, by the kernel on this thread, without waiting: undefined when
+   * every scratch slot is taken or the rows do not fit one (the caller scores them itself).
+   */
+  scoreRows(q: Float32Array, rows: Int32Array): Float32Array | undefined {
+    const layout = this.store.layout;
+    if (rows.length > layout.directMax) return undefined;
+    const slot = this.slots.tryAcquire();
+    if (slot === undefined) return undefined;
+    try {
+      const slotBase = layout.slotsBase + slot * layout.slotBytes;
+      const queryPtr = slotBase + layout.slotQuery;
+      const rowsPtr = slotBase + layout.slotOut;
+      const scoresPtr = rowsPtr + layout.directMax * 4;
+      this.writeQuery(q, queryPtr);
+      new Int32Array(this.store.memory.buffer, rowsPtr, rows.length).set(rows);
+      this.store.kernel.kv_score_rows(layout.vectorsBase, layout.stride, rowsPtr, rows.length, queryPtr, scoresPtr);
+      return new Float32Array(this.store.memory.buffer, scoresPtr, rows.length).slice();
+    } finally {
+      this.slots.release(slot);
+    }
+  }
+
   private writeQuery(q: Float32Array, ptr: number): void {
     const f32 = this.store.f32();
     f32.set(q, ptr >> 2);

@@ -32,6 +32,8 @@ export class SharedVectorStore {
   private readonly readers = new Map<number, number>();
   private nextReader = 1;
   private compactionBlocks = 0;
+  /** Told of every live row compaction moves (an approximate index keeps its label → row table current). */
+  readonly moveListeners = new Set<(from: number, to: number) => void>();
   private bufferCache: ArrayBuffer | SharedArrayBuffer | undefined;
   private f32Cache: Float32Array | undefined;
   private u32Cache: Uint32Array | undefined;
@@ -121,15 +123,25 @@ export class SharedVectorStore {
     return this.f32().slice(start, start + this.layout.dim);
   }
 
-  /** Inner product of `query` (dim floats) with the stored vector of `id`, without copying it; undefined when absent. */
-  dot(id: string, query: Float32Array): number | undefined {
-    const row = this.idToRow.get(id);
-    if (row === undefined) return undefined;
+  /** Inner product of `query` (dim floats) with the vector in `row`. */
+  dotRow(row: number, query: Float32Array): number {
     const f32 = this.f32();
     const start = this.rowOffset(row) >> 2;
     let s = 0;
     for (let i = 0; i < query.length; i++) s += query[i]! * f32[start + i]!;
     return s;
+  }
+
+  /** Copies the vector in `row` into `out` at `at`. */
+  copyRow(row: number, out: Float32Array, at: number): void {
+    const start = this.rowOffset(row) >> 2;
+    out.set(this.f32().subarray(start, start + this.layout.dim), at);
+  }
+
+  /** Inner product of `query` (dim floats) with the stored vector of `id`, without copying it; undefined when absent. */
+  dot(id: string, query: Float32Array): number | undefined {
+    const row = this.idToRow.get(id);
+    return row === undefined ? undefined : this.dotRow(row, query);
   }
 
   /** Stores `vec` for `id` (appending a row; an older row of the id becomes a hole). */
@@ -294,6 +306,7 @@ export class SharedVectorStore {
       this.idToRow.set(id, hole);
       this.setAlive(hole, true);
       this.kill(last);
+      for (const moved of this.moveListeners) moved(last, hole);
       work++;
     }
     if (this.holesHead > 4096 && this.holesHead * 2 > this.holes.length) {

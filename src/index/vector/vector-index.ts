@@ -254,6 +254,26 @@ export class VectorIndex {
    * `exact: true` forces the exact scan.
    */
   async search(query: Float32Array, k: number, opts: SearchOptions = {}): Promise<Hit[]> {
+    return (await this.searchRows(query, k, opts)).map(({ id, score }) => ({ id, score }));
+  }
+
+  /**
+   * `search`, with each hit's stored (normalised) vector copied in hit order (`vectors[i × dim …]`): what a
+   * second stage reads, without a lookup by id where the approximate index already named the rows.
+   */
+  async searchWithVectors(query: Float32Array, k: number, opts: SearchOptions = {}): Promise<{ hits: Hit[]; vectors: Float32Array }> {
+    const found = await this.searchRows(query, k, opts);
+    // Right after the search, in the same turn of the event loop: compaction (which moves rows) runs between turns.
+    const vectors = new Float32Array(found.length * this.dim);
+    const hits = found.map(({ id, score, row }, i) => {
+      const at = row ?? this.store.rowOf(id);
+      if (at !== undefined) this.store.copyRow(at, vectors, i * this.dim);
+      return { id, score };
+    });
+    return { hits, vectors };
+  }
+
+  private async searchRows(query: Float32Array, k: number, opts: SearchOptions): Promise<Array<Hit & { row?: number }>> {
     if (query.length !== this.dim) throw new RangeError(`query has ${query.length} dims, index has ${this.dim}`);
     if (!Number.isInteger(k) || k < 1) throw new RangeError('k must be a positive integer');
     if (k > this.kMax) throw new RangeError(`k must be at most ${this.kMax}`);
@@ -271,7 +291,7 @@ export class VectorIndex {
 
   private async searchApproximate(
     q: Float32Array, k: number, allow: ReadonlySet<string> | undefined, exclude: ReadonlySet<string> | undefined,
-  ): Promise<Hit[] | undefined> {
+  ): Promise<Array<Hit & { row: number }> | undefined> {
     const approx = this.approx as ApproximateIndex;
     let excluded = 0;
     if (exclude) for (const id of exclude) if (this.has(id)) excluded++;
@@ -279,15 +299,27 @@ export class VectorIndex {
     // Lossy codes (SQ8) only shortlist: fetch more than wanted and re-score the shortlist from the float32 rows.
     const fetch = approx.quantized ? Math.max(wanted * RESCORE_OVERFETCH, wanted + RESCORE_MIN_EXTRA) : wanted;
     const raw = await approx.search(q, fetch, allow);
+    const rows = Int32Array.from(raw, (h) => h.row);
+    const scores = !approx.quantized ? Float32Array.from(raw, (h) => h.score)
+      : this.exact.scoreRows(q, rows) ?? Float32Array.from(rows, (row) => this.store.dotRow(row, q));
+    const idOf = (i: number): string => this.store.idOf(rows[i]!) as string;
+    const order = Array.from(rows.keys()).sort((a, b) => scores[b]! - scores[a]! || (idOf(a) < idOf(b) ? -1 : 1));
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
     const unapplied = new Set(approx.unapplied());
-    let hits = raw.filter((h) => !exclude?.has(h.id) && !unapplied.has(h.id));
-    if (approx.quantized) for (const h of hits) h.score = this.store.dot(h.id, q) ?? h.score;
-    for (const id of unapplied) {
-      const score = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.dot(id, q);
-      if (score !== undefined) hits.push({ id, score });
+    let hits: Array<Hit & { row: number }> = [];
+    for (const i of order) {
+      if (hits.length === k && unapplied.size === 0) break;
+      const id = idOf(i);
+      if (exclude?.has(id) || (unapplied.size > 0 && unapplied.has(id))) continue;
+      hits.push({ id, row: rows[i]!, score: scores[i]! });
     }
-    if (approx.quantized || unapplied.size > 0) hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    if (unapplied.size > 0) {
+      for (const id of unapplied) {
+        const row = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.rowOf(id);
+        if (row !== undefined) hits.push({ id, row, score: this.store.dotRow(row, q) });
+      }
+      hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+    }
     hits = hits.slice(0, k);
     const eligible = (allow ? allow.size : this.size) - excluded;
     // too few results (a filter the probed lists barely cover): answer exactly instead
