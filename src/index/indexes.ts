@@ -26,6 +26,8 @@ export interface IndexingProgress {
 }
 
 const PROGRESS_TTL_MS = 2000;
+/** Tagged documents read whole per request of storage, at a restart (their texts teach the tag model). */
+const TAGGED_BATCH = 500;
 const NO_TAGS: readonly string[] = [];
 /**
  * Resident bytes a key's indexes are counted as per document besides its vector, on the safe side: bench:scale
@@ -126,8 +128,9 @@ export class TenantIndexes {
   }
 
   /**
-   * Every stored document's id, updated_at and tags, noted on the way: from one scan of storage shared by the
-   * keyword and content restores (no generator or object per document: a million of them cost seconds).
+   * Every stored document's id, updated_at and tags, noted on the way: from one scan of the documents' version
+   * fields (not the whole documents), shared by the keyword and content restores; the tag model reads the texts
+   * of the tagged documents only.
    */
   private storedVersions(): Promise<StoredVersions> {
     this.versions ??= (async () => {
@@ -135,13 +138,20 @@ export class TenantIndexes {
       const ids: string[] = [];
       const times: number[] = [];
       const tags: Array<readonly string[]> = [];
-      for await (const batch of this.store.documents.scan(2000)) {
+      const tagged: string[] = [];
+      for await (const batch of this.store.documents.scanFields(4000)) {
         for (const doc of batch) {
-          const docTags = this.noteDocument(doc);
+          this.facts.setPublished(doc.id, doc.published_at);
+          const docTags = this.facts.tags(doc.id);
           ids.push(doc.id);
           times.push(Date.parse(doc.updated_at));
+          if (docTags.length > 0) tagged.push(doc.id);
           tags.push(docTags.length > 0 ? docTags : NO_TAGS);
-          await this.pauseAfter(docTags);
+        }
+      }
+      for (let i = 0; i < tagged.length; i += TAGGED_BATCH) {
+        for (const doc of await this.store.documents.getMany(tagged.slice(i, i + TAGGED_BATCH))) {
+          if (doc) await this.pauseAfter(this.noteDocument(doc));
         }
       }
       return { ids, updatedAt: Float64Array.from(times), tags };

@@ -9,8 +9,11 @@ export interface Page {
 
 export const ALL: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
 
-/** Records with their own id, listed in creation order. */
-export interface EntityTable<T extends { id: string }> {
+/**
+ * Records with their own id, listed in creation order. `F` names the fields a table keeps at hand besides the
+ * whole records (`scanFields`): what a restart compares with its indexes, read without decoding every record.
+ */
+export interface EntityTable<T extends { id: string }, F extends keyof T = never> {
   get(id: string): Promise<T | undefined>;
   getMany(ids: readonly string[]): Promise<Array<T | undefined>>;
   /** Inserts unless the id is taken; resolves false when it is. */
@@ -22,8 +25,14 @@ export interface EntityTable<T extends { id: string }> {
   count(): Promise<number>;
   ids(): Promise<string[]>;
   scan(batchSize?: number): AsyncIterable<T[]>;
+  /** Every record's id and `F` fields, in batches. */
+  scanFields(batchSize?: number): AsyncIterable<Array<Pick<T, 'id' | F>>>;
   clear(): Promise<void>;
 }
+
+/** The fields of a document a restart needs: whether the indexes hold its current version, and its publication date. */
+export const DOCUMENT_VERSION_FIELDS = ['updated_at', 'published_at'] as const;
+export type DocumentVersion = Pick<DocumentRecord, 'id' | (typeof DOCUMENT_VERSION_FIELDS)[number]>;
 
 /**
  * Records keyed by an ordered pair (first, second): taggings are (document, tag),
@@ -56,7 +65,7 @@ export interface KeyValueTable<V> {
 /** Everything one subscription key owns. Nothing here can reach another tenant's data. */
 export interface TenantStore {
   readonly tenant: string;
-  documents: EntityTable<DocumentRecord>;
+  documents: EntityTable<DocumentRecord, (typeof DOCUMENT_VERSION_FIELDS)[number]>;
   tags: EntityTable<TagRecord>;
   users: EntityTable<UserRecord>;
   /** (document_id, tag_id) */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import type { ApiKeyRecord, DocumentRecord, PreferenceRecord, TaggingRecord, TagRecord, UserRecord } from '../../domain';
-import type { KeyStore, KeyValueTable, LeaseTable, Storage, TenantStore } from '../types';
+import { DOCUMENT_VERSION_FIELDS, type KeyStore, type KeyValueTable, type LeaseTable, type Storage, type TenantStore } from '../types';
 import { LmdbEntityTable } from './entity-table';
 import { LmdbPairTable } from './pair-table';
 import { prefixRange } from './ranges';
@@ -58,6 +58,7 @@ export class LmdbStorage implements Storage {
   private readonly counters: Database<number>;
   private readonly pairs: Database<never>;
   private readonly values: Database<unknown>;
+  private readonly fieldCopies: Database<never>;
   private readonly tenants = new Map<string, TenantStore>();
 
   constructor(dataDir: string) {
@@ -69,6 +70,7 @@ export class LmdbStorage implements Storage {
     this.counters = this.root.openDB('counters', {});
     this.pairs = this.root.openDB('pairs', {});
     this.values = this.root.openDB('values', {});
+    this.fieldCopies = this.root.openDB('field_copies', {});
     const apiKeys = this.root.openDB<ApiKeyRecord, string>('api_keys', {});
     this.keys = {
       get: async (hash) => apiKeys.get(hash),
@@ -119,7 +121,8 @@ export class LmdbStorage implements Storage {
     const counters = this.counters;
     return {
       tenant,
-      documents: entity<DocumentRecord>('documents'),
+      documents: new LmdbEntityTable<DocumentRecord, (typeof DOCUMENT_VERSION_FIELDS)[number]>(this.root, this.records as Database<never>, this.order,
+        this.counters, tenant, 'documents', { db: this.fieldCopies, fields: DOCUMENT_VERSION_FIELDS }),
       tags: entity<TagRecord>('tags'),
       users: entity<UserRecord>('users'),
       taggings: pair<TaggingRecord>('taggings'),

@@ -4,10 +4,11 @@ import { inBatches } from '../batches';
 import { isDuplicateKey, nextListOrder, removeOne } from './util';
 
 /** A tenant's rows of one collection: `{t: tenant, id, o: list order, r: record}`, unique on (t, id). */
-export class MongoEntityTable<T extends { id: string }> implements EntityTable<T> {
+export class MongoEntityTable<T extends { id: string }, F extends keyof T & string = never> implements EntityTable<T, F> {
   constructor(
     private readonly rows: Collection<MongoDocument>,
     private readonly tenant: string,
+    private readonly fields: readonly F[] = [],
   ) {}
 
   async get(id: string): Promise<T | undefined> {
@@ -57,6 +58,16 @@ export class MongoEntityTable<T extends { id: string }> implements EntityTable<T
 
   scan(batchSize = 1000): AsyncIterable<T[]> {
     return inBatches(this.rows.find({ t: this.tenant }, { projection: { _id: 0, r: 1 }, batchSize }).map((row) => row.r as T), batchSize);
+  }
+
+  scanFields(batchSize = 1000): AsyncIterable<Array<Pick<T, 'id' | F>>> {
+    // The server sends only these fields (picked again here: the bundled test server sends all of `r`).
+    const projection = Object.fromEntries([['_id', 0], ['id', 1], ...this.fields.map((f) => [`r.${f}`, 1])]) as Record<string, 0 | 1>;
+    return inBatches(this.rows.find({ t: this.tenant }, { projection, batchSize }).map((row) => {
+      const out = { id: row.id as string } as Pick<T, 'id' | F>;
+      for (const f of this.fields) out[f] = (row.r as T)[f];
+      return out;
+    }), batchSize);
   }
 
   async clear(): Promise<void> {

@@ -1,6 +1,6 @@
 import { MongoClient, type Collection, type Db, type Document as MongoDocument } from 'mongodb';
 import type { ApiKeyRecord, DocumentRecord, PreferenceRecord, TaggingRecord, TagRecord, UserRecord } from '../../domain';
-import type { ChangeLog, KeyStore, KeyValueTable, LeaseTable, Storage, TenantStore } from '../types';
+import { DOCUMENT_VERSION_FIELDS, type ChangeLog, type KeyStore, type KeyValueTable, type LeaseTable, type Storage, type TenantStore } from '../types';
 import { MongoChangeLog } from './change-log';
 import { MongoLeases } from './leases';
 import { MongoEntityTable } from './entity-table';
@@ -106,7 +106,7 @@ export class MongoStorage implements Storage {
     const db = this.db;
     return {
       tenant,
-      documents: new MongoEntityTable<DocumentRecord>(db.collection('documents'), tenant),
+      documents: new MongoEntityTable<DocumentRecord, (typeof DOCUMENT_VERSION_FIELDS)[number]>(db.collection('documents'), tenant, DOCUMENT_VERSION_FIELDS),
       tags: new MongoEntityTable<TagRecord>(db.collection('tags'), tenant),
       users: new MongoEntityTable<UserRecord>(db.collection('users'), tenant),
       taggings: new MongoPairTable<TaggingRecord>(db.collection('taggings'), tenant),
