@@ -65,8 +65,11 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
       const key = this.key(record.id);
       if (this.records.get(key) !== undefined) return false;
       const seq = (this.counters.get(this.seqKey) ?? 0) + 1;
+      const count = this.counters.get(this.countKey) ?? 0;
+      // A table that starts empty keeps the copy from its first record: nothing to fill in later.
+      if (this.copy && count === 0 && this.counters.get(this.copyKey) !== FIELDS_COPY_VERSION) this.counters.put(this.copyKey, FIELDS_COPY_VERSION);
       this.counters.put(this.seqKey, seq);
-      this.counters.put(this.countKey, (this.counters.get(this.countKey) ?? 0) + 1);
+      this.counters.put(this.countKey, count + 1);
       this.records.put(key, { seq, record });
       this.copy?.db.put(key, this.fieldsOf(record));
       this.order.put([this.tenant, this.table, seq], record.id);
