@@ -135,10 +135,11 @@ export class TenantContent {
   /** Whether the index changed since the last snapshot. */
   private dirty = false;
   /**
-   * The index and approximate build the last snapshot held: an approximate index rebuilt since (with more lists
-   * as the key grew) is saved too, or every restart would build it again.
+   * The approximate builds of the serving index when the last snapshot was taken (undefined: not of this
+   * generation): an approximate index rebuilt since (with more lists as the key grew) is saved too, or every
+   * restart would build it again. A count, not the index: holding an old generation's index kept it in memory.
    */
-  private saved: { index: VectorIndex; approximateBuilds: number } | undefined;
+  private savedApproximateBuilds: number | undefined;
   private persisting: Promise<void> | undefined;
   private readonly snapshotTimer: NodeJS.Timeout | undefined;
   readonly ready: Promise<void>;
@@ -189,7 +190,7 @@ export class TenantContent {
       model: snapshot.model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(snapshot.model),
       fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index, terms: snapshot.terms,
     };
-    this.saved = { index: snapshot.index, approximateBuilds: 0 };
+    this.savedApproximateBuilds = 0;
     // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
     const since = Date.parse(snapshot.meta.savedAt) - 5_000;
     const { ids, updatedAt } = await this.start.storedVersions();
@@ -227,7 +228,7 @@ export class TenantContent {
       const started = Date.now();
       this.logEvent({ tenant: this.store.tenant, documents: index.size }, 'content snapshot writing');
       await saveContentSnapshot(dir, { model, index, terms, meta: { modelId: modelInfo(model).id, fittedDocs, savedAt } });
-      this.saved = { index, approximateBuilds };
+      this.savedApproximateBuilds = this.generation.index === index ? approximateBuilds : undefined;
       this.logEvent({ tenant: this.store.tenant, documents: index.size, ms: Date.now() - started }, 'content snapshot written');
     })().catch((error: unknown) => {
       this.dirty = true;
@@ -239,8 +240,8 @@ export class TenantContent {
   }
 
   private approximateRebuilt(): boolean {
-    const index = this.generation?.index;
-    return index !== undefined && this.saved?.index === index && this.saved.approximateBuilds !== index.approximateBuilds;
+    const builds = this.generation?.index.approximateBuilds;
+    return builds !== undefined && this.savedApproximateBuilds !== undefined && this.savedApproximateBuilds !== builds;
   }
 
   get size(): number {
@@ -327,6 +328,7 @@ export class TenantContent {
     const previous = this.generation;
     this.generation = next;
     this.dirty = true;
+    this.savedApproximateBuilds = undefined;
     this.dirtyDuringRefit = undefined;
     if (rest.length > 0) {
       // The new index holds every write told before the rebuild read storage, not all since: reads wait for

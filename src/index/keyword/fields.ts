@@ -262,6 +262,7 @@ export class TextField {
   trim(): void {
     this.compactPool(true);
     for (const a of [this.termStart, this.termLength, this.termRoom, this.termDf, this.lastDoc, this.seenIn, this.counts, this.lengths]) a.trim();
+    this.docTerms.trim();
   }
 
   avgFieldLength(): number {

@@ -8,14 +8,13 @@ interface Stored<T> {
   record: T;
 }
 
-/** A table's copy of some fields of each record, under the record's key (`scanFields` reads it, not the records). */
-export interface FieldsCopy<T, F extends keyof T> {
-  db: Database<Pick<T, F>>;
-  fields: readonly F[];
-}
+/** An entry of the creation-order index: the id, or (tables with copied fields) the id and the fields' values. */
+type OrderEntry = string | unknown[];
 
-/** Raised when the copy starts to be kept for tables that lacked it: an older store gets it filled in once. */
-const FIELDS_COPY_VERSION = 1;
+const idOfEntry = (entry: OrderEntry): string => (typeof entry === 'string' ? entry : entry[0] as string);
+
+/** Raised when fields start to be copied for tables that lacked them: an older store gets them filled in once. */
+const FIELDS_COPY_VERSION = 2;
 
 /**
  * One table of one tenant. Records live under [tenant, table, id]; the creation-order index
@@ -31,21 +30,24 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
   constructor(
     private readonly root: RootDatabase,
     private readonly records: Database<Stored<T>>,
-    private readonly order: Database<string>,
+    private readonly order: Database<OrderEntry>,
     private readonly counters: Database<number>,
     private readonly tenant: string,
     private readonly table: string,
-    private readonly copy?: FieldsCopy<T, F>,
+    /**
+     * Fields kept beside each record for `scanFields`, in the record's creation-order entry (`[id, ...values]`
+     * instead of the id alone): a few dozen bytes more per record; a table of their own, keyed like the records,
+     * cost about 200 bytes of the store's memory map per document (bench:scale, 1M).
+     */
+    private readonly copied: readonly F[] = [],
   ) {
     this.countKey = [tenant, table, 'count'];
     this.seqKey = [tenant, table, 'seq'];
     this.copyKey = [tenant, table, 'fields-copy'];
   }
 
-  private fieldsOf(record: T): Pick<T, F> {
-    const out = {} as Pick<T, F>;
-    for (const f of this.copy?.fields ?? []) out[f] = record[f];
-    return out;
+  private orderEntry(record: T): OrderEntry {
+    return this.copied.length === 0 ? record.id : [record.id, ...this.copied.map((f) => record[f])];
   }
 
   private key(id: string): string[] {
@@ -66,13 +68,12 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
       if (this.records.get(key) !== undefined) return false;
       const seq = (this.counters.get(this.seqKey) ?? 0) + 1;
       const count = this.counters.get(this.countKey) ?? 0;
-      // A table that starts empty keeps the copy from its first record: nothing to fill in later.
-      if (this.copy && count === 0 && this.counters.get(this.copyKey) !== FIELDS_COPY_VERSION) this.counters.put(this.copyKey, FIELDS_COPY_VERSION);
+      // A table that starts empty copies the fields from its first record: nothing to fill in later.
+      if (this.copied.length > 0 && count === 0 && this.counters.get(this.copyKey) !== FIELDS_COPY_VERSION) this.counters.put(this.copyKey, FIELDS_COPY_VERSION);
       this.counters.put(this.seqKey, seq);
       this.counters.put(this.countKey, count + 1);
       this.records.put(key, { seq, record });
-      this.copy?.db.put(key, this.fieldsOf(record));
-      this.order.put([this.tenant, this.table, seq], record.id);
+      this.order.put([this.tenant, this.table, seq], this.orderEntry(record));
       return true;
     });
   }
@@ -83,7 +84,7 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
       const existing = this.records.get(key);
       if (existing === undefined) return false;
       this.records.put(key, { seq: existing.seq, record });
-      this.copy?.db.put(key, this.fieldsOf(record));
+      if (this.copied.length > 0) this.order.put([this.tenant, this.table, existing.seq], this.orderEntry(record));
       return true;
     });
   }
@@ -94,7 +95,6 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
       const existing = this.records.get(key);
       if (existing === undefined) return undefined;
       this.records.remove(key);
-      this.copy?.db.remove(key);
       this.order.remove([this.tenant, this.table, existing.seq]);
       this.counters.put(this.countKey, (this.counters.get(this.countKey) ?? 1) - 1);
       return existing.record;
@@ -107,7 +107,7 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
       end: [this.tenant, this.table, MAX_SEQ],
       offset: page.offset,
       limit: page.limit,
-    }).map(({ value }) => value));
+    }).map(({ value }) => idOfEntry(value)));
     const out: T[] = [];
     for (const id of ids) {
       const stored = this.records.get(this.key(id));
@@ -122,7 +122,7 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
 
   async ids(): Promise<string[]> {
     return Array.from(this.order.getRange({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] })
-      .map(({ value }) => value));
+      .map(({ value }) => idOfEntry(value)));
   }
 
   scan(batchSize = 1000): AsyncIterable<T[]> {
@@ -130,21 +130,27 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
   }
 
   async *scanFields(batchSize = 1000): AsyncIterable<Array<Pick<T, 'id' | F>>> {
-    const copy = this.copy;
-    if (!copy) {
+    if (this.copied.length === 0) {
       for await (const batch of this.scan(batchSize)) yield batch.map((record) => ({ id: record.id }) as Pick<T, 'id' | F>);
       return;
     }
-    await (this.copyFilled ??= this.fillCopy(copy));
-    yield* inBatches(copy.db.getRange(prefixRange([this.tenant, this.table]))
-      .map(({ key, value }) => ({ ...value, id: (key as string[])[2] }) as Pick<T, 'id' | F>), batchSize);
+    await (this.copyFilled ??= this.fillCopy());
+    const copied = this.copied;
+    yield* inBatches(this.order.getRange({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] }).map(({ value }) => {
+      const entry = value as unknown[];
+      const out = { id: entry[0] } as Record<string, unknown>;
+      copied.forEach((f, i) => (out[f as string] = entry[i + 1]));
+      return out as Pick<T, 'id' | F>;
+    }), batchSize);
   }
 
-  /** Fills the fields copy from the records, once, for a store written before the copy was kept. */
-  private async fillCopy(copy: FieldsCopy<T, F>): Promise<void> {
+  /** Copies the fields into the creation-order entries, once, for a store written before they were copied. */
+  private async fillCopy(): Promise<void> {
     if (this.counters.get(this.copyKey) === FIELDS_COPY_VERSION) return;
     await this.root.transaction(() => {
-      for (const { key, value } of this.records.getRange(prefixRange([this.tenant, this.table]))) copy.db.put(key, this.fieldsOf(value.record));
+      for (const { value } of this.records.getRange(prefixRange([this.tenant, this.table]))) {
+        this.order.put([this.tenant, this.table, value.seq], this.orderEntry(value.record));
+      }
       this.counters.put(this.copyKey, FIELDS_COPY_VERSION);
     });
   }
@@ -152,7 +158,6 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
   clear(): Promise<void> {
     return this.root.transaction(() => {
       for (const key of Array.from(this.records.getKeys(prefixRange([this.tenant, this.table])))) this.records.remove(key);
-      for (const key of Array.from(this.copy?.db.getKeys(prefixRange([this.tenant, this.table])) ?? [])) this.copy?.db.remove(key);
       for (const key of Array.from(this.order.getKeys({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] }))) {
         this.order.remove(key);
       }

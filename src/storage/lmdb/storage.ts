@@ -54,11 +54,10 @@ export class LmdbStorage implements Storage {
   readonly leases: LeaseTable;
   private readonly root: RootDatabase;
   private readonly records: Database<never>;
-  private readonly order: Database<string>;
+  private readonly order: Database<never>;
   private readonly counters: Database<number>;
   private readonly pairs: Database<never>;
   private readonly values: Database<unknown>;
-  private readonly fieldCopies: Database<never>;
   private readonly tenants = new Map<string, TenantStore>();
 
   constructor(dataDir: string) {
@@ -70,7 +69,6 @@ export class LmdbStorage implements Storage {
     this.counters = this.root.openDB('counters', {});
     this.pairs = this.root.openDB('pairs', {});
     this.values = this.root.openDB('values', {});
-    this.fieldCopies = this.root.openDB('field_copies', {});
     const apiKeys = this.root.openDB<ApiKeyRecord, string>('api_keys', {});
     this.keys = {
       get: async (hash) => apiKeys.get(hash),
@@ -122,7 +120,7 @@ export class LmdbStorage implements Storage {
     return {
       tenant,
       documents: new LmdbEntityTable<DocumentRecord, (typeof DOCUMENT_VERSION_FIELDS)[number]>(this.root, this.records as Database<never>, this.order,
-        this.counters, tenant, 'documents', { db: this.fieldCopies, fields: DOCUMENT_VERSION_FIELDS }),
+        this.counters, tenant, 'documents', DOCUMENT_VERSION_FIELDS),
       tags: entity<TagRecord>('tags'),
       users: entity<UserRecord>('users'),
       taggings: pair<TaggingRecord>('taggings'),

@@ -49,7 +49,7 @@ describe('documents: version fields read without whole documents (scanFields)', 
     }
     // A table that started empty is marked as keeping the copy: no fill-in pass over its records at a restart.
     const root = open({ path: path.join(dir, 'lmdb'), maxDbs: 16 });
-    assert.equal(root.openDB('counters', {}).get(['bb', 'documents', 'fields-copy']), 1);
+    assert.equal(root.openDB('counters', {}).get(['bb', 'documents', 'fields-copy']), 2);
     await root.close();
   });
 
@@ -58,12 +58,12 @@ describe('documents: version fields read without whole documents (scanFields)', 
     let storage = new LmdbStorage(dir);
     for (let i = 0; i < 7; i++) await storage.tenant('aa').documents.insert(doc(`d${i}`, `2026-01-0${i + 1}T00:00:00.000Z`, null));
     await storage.close();
-    // An older store: no copies, no mark.
+    // An older store: creation-order entries hold the id alone, and no mark.
     const root = open({ path: path.join(dir, 'lmdb'), maxDbs: 16 });
-    const copies = root.openDB('field_copies', {});
+    const order = root.openDB<unknown[] | string>('order', {});
     const counters = root.openDB('counters', {});
     await root.transaction(() => {
-      for (const key of Array.from(copies.getKeys({}))) copies.remove(key);
+      for (const { key, value } of Array.from(order.getRange({}))) if (Array.isArray(value)) order.put(key, value[0] as string);
       counters.remove(['aa', 'documents', 'fields-copy']);
     });
     await root.close();
