@@ -27,12 +27,23 @@ async function ingest(base: string, key: string, train: NewsgroupPost[]): Promis
   await waitIndexed(base, key, train[train.length - 1]!);
 }
 
+/**
+ * Waits until the last document is its own nearest neighbour; with BENCH_SETTLE=1 also until no refit is running
+ * (/healthz), so the queries meet the model fitted on the whole corpus whatever the machine's speed (without it,
+ * precision depends on which refit has landed when the queries start).
+ */
 async function waitIndexed(base: string, key: string, last: NewsgroupPost): Promise<void> {
   const post = apiCaller(key);
   for (;;) {
     const hits = await post(`${base}/documents/similar-to-text`, 'POST', { text: last.text, number: 1 }) as Array<{ id: string }>;
     if (hits[0]?.id === last.id) break;
     await new Promise((r) => setTimeout(r, 200));
+  }
+  if (process.env.BENCH_SETTLE !== '1') return;
+  for (;;) {
+    const health = await (await fetch(`${base}/healthz`)).json() as { indexing: Array<{ refitting: boolean }> };
+    if (!health.indexing.some((e) => e.refitting)) return;
+    await new Promise((r) => setTimeout(r, 500));
   }
 }
 
