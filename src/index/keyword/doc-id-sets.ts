@@ -1,5 +1,5 @@
 import { GrowableU32, GrowableU8 } from './growable';
-import { putVarint, SCALE } from './postings';
+import { putVarint, VarintReader } from './postings';
 
 export interface DocIdSetsState {
   starts: Uint32Array;
@@ -52,17 +52,11 @@ export class DocIdSets {
   /** Calls fn for each number of doc, increasing. */
   forEach(doc: number, fn: (id: number) => void): void {
     if (doc >= this.starts.length) return;
-    const b = this.bytes.data;
     const end = this.ends.data[doc]!;
+    const varints = new VarintReader(this.bytes.data, this.starts.data[doc]!);
     let last = 0;
-    for (let at = this.starts.data[doc]!; at < end;) {
-      let byte = b[at++]!;
-      let gap = byte & 0x7f;
-      for (let shift = 1; byte & 0x80; shift++) {
-        byte = b[at++]!;
-        gap += (byte & 0x7f) * SCALE[shift]!;
-      }
-      last += gap;
+    while (varints.at < end) {
+      last += varints.next();
       fn(last);
     }
   }

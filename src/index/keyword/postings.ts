@@ -6,7 +6,7 @@
  */
 
 /** The weight of each 7-bit group of a varint, by its place (multiplication: the last group passes 31 bits). */
-export const SCALE = [1, 2 ** 7, 2 ** 14, 2 ** 21, 2 ** 28];
+const SCALE = [1, 2 ** 7, 2 ** 14, 2 ** 21, 2 ** 28];
 
 export function varintSize(value: number): number {
   let n = 1;
@@ -59,42 +59,44 @@ export function putRecord(out: Uint8Array, at: number, doc: number, previousDoc:
   return at;
 }
 
+/** Variable-length integers read one after another from `bytes`, starting at `at`. */
+export class VarintReader {
+  constructor(readonly bytes: Uint8Array, public at = 0) {}
+
+  next(): number {
+    const b = this.bytes;
+    let byte = b[this.at++]!;
+    let value = byte & 0x7f;
+    for (let shift = 1; byte & 0x80; shift++) {
+      byte = b[this.at++]!;
+      value += (byte & 0x7f) * SCALE[shift]!;
+    }
+    return value;
+  }
+}
+
 /** Reads a term's records in order: `next()` moves to the next, then `doc`, `freq` and `positions()` describe it. */
 export class PostingsReader {
   doc = -1;
   freq = 0;
-  private at = 0;
+  private readonly varints: VarintReader;
   private positionsAt = 0;
+  private end = 0;
 
-  constructor(private readonly bytes: Uint8Array) {}
+  constructor(bytes: Uint8Array) {
+    this.varints = new VarintReader(bytes);
+  }
 
   /** Moves to the next record; false past the last. */
   next(): boolean {
-    const b = this.bytes;
-    if (this.at >= b.length) return false;
-    let at = this.at;
-    let byte = b[at++]!;
-    let delta = byte & 0x7f;
-    for (let shift = 1; byte & 0x80; shift++) {
-      byte = b[at++]!;
-      delta += (byte & 0x7f) * SCALE[shift]!;
-    }
-    byte = b[at++]!;
-    let freq = byte & 0x7f;
-    for (let shift = 1; byte & 0x80; shift++) {
-      byte = b[at++]!;
-      freq += (byte & 0x7f) * SCALE[shift]!;
-    }
-    byte = b[at++]!;
-    let posBytes = byte & 0x7f;
-    for (let shift = 1; byte & 0x80; shift++) {
-      byte = b[at++]!;
-      posBytes += (byte & 0x7f) * SCALE[shift]!;
-    }
-    this.doc += delta;
-    this.freq = freq;
-    this.positionsAt = at;
-    this.at = at + posBytes;
+    const v = this.varints;
+    v.at = this.end;
+    if (v.at >= v.bytes.length) return false;
+    this.doc += v.next();
+    this.freq = v.next();
+    const positionBytes = v.next();
+    this.positionsAt = v.at;
+    this.end = v.at + positionBytes;
     return true;
   }
 
@@ -104,7 +106,7 @@ export class PostingsReader {
   }
 
   get positionsEnd(): number {
-    return this.at;
+    return this.end;
   }
 
   /** Moves to the first record of a doc ≥ `target` (staying put when already there); false when there is none. */
@@ -115,17 +117,11 @@ export class PostingsReader {
 
   /** The current record's positions, written into `out` (which needs room for `freq`); returns them as a view. */
   positions(out: Uint32Array): Uint32Array {
-    const b = this.bytes;
-    let at = this.positionsAt;
+    const v = this.varints;
+    v.at = this.positionsAt;
     let last = 0;
     for (let i = 0; i < this.freq; i++) {
-      let byte = b[at++]!;
-      let gap = byte & 0x7f;
-      for (let shift = 1; byte & 0x80; shift++) {
-        byte = b[at++]!;
-        gap += (byte & 0x7f) * SCALE[shift]!;
-      }
-      last += gap;
+      last += v.next();
       out[i] = last;
     }
     return out.subarray(0, this.freq);
