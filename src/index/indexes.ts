@@ -31,8 +31,8 @@ const TAGGED_BATCH = 500;
 const NO_TAGS: readonly string[] = [];
 /**
  * Resident bytes a key's indexes are counted as per document besides its vector, on the safe side: bench:scale
- * measured 6.3–9.0 KB idle per document for 82k real texts (hundreds of words each) and 3.0 KB for 1M short
- * generated ones (bench/RESULTS.md, fourth part).
+ * measured 6.4 KB idle per document for 82k real texts (hundreds of words each) and 2.7 KB for 1M short
+ * generated ones (bench/RESULTS.md, fifth part).
  */
 const BYTES_PER_DOCUMENT = 8_400;
 /** What `documents` documents of `dimensions`-dimension vectors are counted as against the memory budget. */
@@ -102,10 +102,15 @@ export class TenantIndexes {
     }
   }
 
+  /** Brings a stored document's facts up to date; its tags. */
+  private noteFacts(id: string, publishedAt: string | null): string[] {
+    this.facts.setPublished(id, publishedAt);
+    return this.facts.tags(id);
+  }
+
   /** Brings a stored document's facts and tag-model entry up to date; its tags. */
   private noteDocument(doc: DocumentRecord): string[] {
-    this.facts.setPublished(doc.id, doc.published_at);
-    const tags = this.facts.tags(doc.id);
+    const tags = this.noteFacts(doc.id, doc.published_at);
     if (tags.length > 0) this.tagModel.sync(doc.id, doc.text, tags);
     return tags;
   }
@@ -141,8 +146,7 @@ export class TenantIndexes {
       const tagged: string[] = [];
       for await (const batch of this.store.documents.scanFields(4000)) {
         for (const doc of batch) {
-          this.facts.setPublished(doc.id, doc.published_at);
-          const docTags = this.facts.tags(doc.id);
+          const docTags = this.noteFacts(doc.id, doc.published_at);
           ids.push(doc.id);
           times.push(Date.parse(doc.updated_at));
           if (docTags.length > 0) tagged.push(doc.id);

@@ -138,28 +138,10 @@ export class SharedVectorStore {
     out.set(this.f32().subarray(start, start + this.layout.dim), at);
   }
 
-  /** Inner product of `query` (dim floats) with the stored vector of `id`, without copying it; undefined when absent. */
-  dot(id: string, query: Float32Array): number | undefined {
-    const row = this.idToRow.get(id);
-    return row === undefined ? undefined : this.dotRow(row, query);
-  }
-
   /** Stores `vec` for `id` (appending a row; an older row of the id becomes a hole). */
   put(id: string, vec: Float32Array): void {
     if (vec.length !== this.layout.dim) throw new RangeError(`vector has ${vec.length} dims, index has ${this.layout.dim}`);
-    const row = this.count;
-    if (row >= this.capacity) this.grow(row + 1);
-    const f32 = this.f32();
-    const start = this.rowOffset(row) >> 2;
-    f32.set(vec, start);
-    if (this.layout.stride > this.layout.dim) f32.fill(0, start + this.layout.dim, start + this.layout.stride);
-    this.rowToId[row] = id;
-    this.count = row + 1;
-    const old = this.idToRow.get(id);
-    this.idToRow.set(id, row);
-    this.setAlive(row, true);
-    if (old !== undefined) this.kill(old);
-    else this.live++;
+    this.putMany([id], vec);
   }
 
   /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
-import { EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
+import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
 import { readSnapshot, writeSnapshot } from './snapshot';
@@ -318,7 +318,7 @@ export class VectorIndex {
         const row = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.rowOf(id);
         if (row !== undefined) hits.push({ id, row, score: this.store.dotRow(row, q) });
       }
-      hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
+      hits.sort(byScoreDesc);
     }
     hits = hits.slice(0, k);
     const eligible = (allow ? allow.size : this.size) - excluded;

@@ -1,4 +1,4 @@
-import type { Database, RootDatabase } from 'lmdb';
+import type { Database, Key, RootDatabase } from 'lmdb';
 import type { EntityTable, Page } from '../types';
 import { inBatches } from '../batches';
 import { MAX_SEQ, prefixRange } from './ranges';
@@ -18,7 +18,7 @@ const FIELDS_COPY_VERSION = 2;
 
 /**
  * One table of one tenant. Records live under [tenant, table, id]; the creation-order index
- * under [tenant, table, seq] -> id; the row count and the last sequence under counters.
+ * under [tenant, table, seq] -> id (or [id, ...copied fields]); the row count and the last sequence under counters.
  * Every write is one LMDB transaction, so the three never disagree after a crash.
  */
 export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never> implements EntityTable<T, F> {
@@ -48,6 +48,11 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
 
   private orderEntry(record: T): OrderEntry {
     return this.copied.length === 0 ? record.id : [record.id, ...this.copied.map((f) => record[f])];
+  }
+
+  /** The table's creation-order entries, first to last. */
+  private orderRange(): { start: Key[]; end: Key[] } {
+    return { start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] };
   }
 
   private key(id: string): string[] {
@@ -102,12 +107,8 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
   }
 
   async list(page: Page): Promise<T[]> {
-    const ids = Array.from(this.order.getRange({
-      start: [this.tenant, this.table, 0],
-      end: [this.tenant, this.table, MAX_SEQ],
-      offset: page.offset,
-      limit: page.limit,
-    }).map(({ value }) => idOfEntry(value)));
+    const ids = Array.from(this.order.getRange({ ...this.orderRange(), offset: page.offset, limit: page.limit })
+      .map(({ value }) => idOfEntry(value)));
     const out: T[] = [];
     for (const id of ids) {
       const stored = this.records.get(this.key(id));
@@ -121,7 +122,7 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
   }
 
   async ids(): Promise<string[]> {
-    return Array.from(this.order.getRange({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] })
+    return Array.from(this.order.getRange(this.orderRange())
       .map(({ value }) => idOfEntry(value)));
   }
 
@@ -136,7 +137,7 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
     }
     await (this.copyFilled ??= this.fillCopy());
     const copied = this.copied;
-    yield* inBatches(this.order.getRange({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] }).map(({ value }) => {
+    yield* inBatches(this.order.getRange(this.orderRange()).map(({ value }) => {
       const entry = value as unknown[];
       const out = { id: entry[0] } as Record<string, unknown>;
       copied.forEach((f, i) => (out[f as string] = entry[i + 1]));
@@ -158,7 +159,7 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
   clear(): Promise<void> {
     return this.root.transaction(() => {
       for (const key of Array.from(this.records.getKeys(prefixRange([this.tenant, this.table])))) this.records.remove(key);
-      for (const key of Array.from(this.order.getKeys({ start: [this.tenant, this.table, 0], end: [this.tenant, this.table, MAX_SEQ] }))) {
+      for (const key of Array.from(this.order.getKeys(this.orderRange()))) {
         this.order.remove(key);
       }
       this.counters.put(this.countKey, 0);

@@ -113,14 +113,13 @@ export class LmdbStorage implements Storage {
   }
 
   private openTenant(tenant: string): TenantStore {
-    const entity = <T extends { id: string }>(table: string) =>
-      new LmdbEntityTable<T>(this.root, this.records as Database<never>, this.order, this.counters, tenant, table);
+    const entity = <T extends { id: string }, F extends keyof T = never>(table: string, copied: readonly F[] = []) =>
+      new LmdbEntityTable<T, F>(this.root, this.records as Database<never>, this.order, this.counters, tenant, table, copied);
     const pair = <P>(table: string) => new LmdbPairTable<P>(this.root, this.pairs as Database<never>, tenant, table);
     const counters = this.counters;
     return {
       tenant,
-      documents: new LmdbEntityTable<DocumentRecord, (typeof DOCUMENT_VERSION_FIELDS)[number]>(this.root, this.records as Database<never>, this.order,
-        this.counters, tenant, 'documents', DOCUMENT_VERSION_FIELDS),
+      documents: entity<DocumentRecord, (typeof DOCUMENT_VERSION_FIELDS)[number]>('documents', DOCUMENT_VERSION_FIELDS),
       tags: entity<TagRecord>('tags'),
       users: entity<UserRecord>('users'),
       taggings: pair<TaggingRecord>('taggings'),
