@@ -16,11 +16,15 @@ import { apiCaller, generatedCorpus, inParallel, median, realTexts, ROOT, startK
  *
  *   BENCH_DOCS=all (≈82k real texts)   BENCH_QUERIES=1000
  *   BENCH_CORPUS=generated BENCH_DOCS=1000000: generated texts of real words (bench/support generatedCorpus)
+ *   BENCH_RECALL_QUERIES=200: answers compared with a restart on exact search (KINDRED_EXACT_SEARCH=1)
+ *   BENCH_KEEP=1: the data directory is kept (its path printed) for probes
  */
 const KEY = 'bench-scale';
 const DOCS = Number(process.env.BENCH_DOCS ?? Infinity);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 1000);
 const GENERATED = process.env.BENCH_CORPUS === 'generated';
+const RECALL_QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
+const KEEP = process.env.BENCH_KEEP === '1';
 
 interface Health { status: string; indexing: Array<{ indexed: number; stored: number; refitting: boolean }> }
 
@@ -187,6 +191,23 @@ async function main(): Promise<void> {
     const unloadMs = performance.now() - unloadStarted;
     const reload = await firstAnswer(kindred.base, texts[0]!, 'd0');
 
+    // Recall: the same queries answered by the same index restored with exact search (every vector scored).
+    const recallIds = ids.slice(0, RECALL_QUERIES);
+    const answersOf = async (base: string): Promise<string[][]> => {
+      const answers: string[][] = [];
+      for (const id of recallIds) answers.push((await call(`${base}/documents/${id}/similar?number=10`, 'GET') as Array<{ id: string }>).map((h) => h.id));
+      return answers;
+    };
+    await refitsSettled(kindred.base);
+    const approximate = await answersOf(kindred.base);
+    kindred.stop();
+    await new Promise((resolve) => kindred.child.once('exit', resolve));
+    kindred = await startKindred(KEY, { ...SERVER_ENV, KINDRED_EXACT_SEARCH: '1' }, { keepDataDir: dataDir });
+    await firstAnswer(kindred.base, texts[0]!, 'd0');
+    await refitsSettled(kindred.base);
+    const exact = await answersOf(kindred.base);
+    const recall = exact.reduce((sum, truth, i) => sum + (truth.length === 0 ? 1 : truth.filter((id) => approximate[i]!.includes(id)).length / truth.length), 0) / exact.length;
+
     console.log(`## bench:scale — ${new Date().toISOString().slice(0, 10)}`);
     console.log(`${texts.length} ${GENERATED ? 'generated texts (real words, 2,000 topics; BENCH_CORPUS=generated)' : 'real texts (Debian descriptions, then 20 Newsgroups posts)'} imported with \`kindred import\` ` +
       `(${(texts.length / importSeconds).toFixed(0)} docs/s acknowledged) into a key never queried; ${os.cpus().length} cores, ` +
@@ -204,6 +225,7 @@ async function main(): Promise<void> {
     console.log(`| … at every document indexed (a refit may build the next generation beside: ${(settleMs / 1000).toFixed(0)} s more) | ${perDocument('rss', atLastWrite).toFixed(0)} bytes | – | – |`);
     console.log(`| GET /documents/:id/similar p50 / p99, one at a time | ${p50p99(oneAtATime)} | 4.7 / 16.2 ms (82k), 8.3 / 17.7 ms (1M), one at a time | ≤ 5 / ≤ 25 ms (1M) |`);
     console.log(`| … 4 in flight: p50 / p99; throughput | ${p50p99(fourInFlight)}; ${fourInFlight.perSecond.toFixed(0)} queries/s | 341 queries/s (82k), 200 (1M) | – |`);
+    console.log(`| recall@10 of GET similar against the same server on exact float32 search (${recallIds.length} queries) | ${recall.toFixed(3)} | – | ≥ 0.95 |`);
     console.log(`| restart (graceful stop, snapshot) → first answer | ${(restartToAnswer / 1000).toFixed(2)} s | 7.8 s (82k), 91 s (1M) | ≤ 3 s (82k), ≤ 20 s (1M) |`);
     console.log(`| memory budget: key unloaded (snapshot written, freed) / loaded again → first answer | ${(unloadMs / 1000).toFixed(2)} / ${(reload.ms / 1000).toFixed(2)} s | – | reload ≤ 1 s per 100k |`);
   } finally {
@@ -211,7 +233,8 @@ async function main(): Promise<void> {
       kindred.stop();
       await new Promise((resolve) => kindred.child.once('exit', resolve));
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (KEEP) console.error(`bench:scale: data kept in ${dataDir}`);
+    else fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

