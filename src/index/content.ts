@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { VectorIndex } from './vector';
+import { rankDescending, VectorIndex } from './vector';
 import type { RerankTask } from '../../workers/rerank';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { SparseRows } from './sparse-rows';
@@ -539,9 +539,13 @@ export class TenantContent {
     if (found.hits.length === 0) return [];
     // Candidates are the hits with TF-IDF terms (all of them but a document written a moment ago).
     const { packed, present } = terms.packPresent(found.hits.map((h) => h.id));
-    const candidates = present.map((i) => found.hits[i]!);
-    const candidateVectors = new Float32Array(candidates.length * dim);
-    present.forEach((hit, i) => candidateVectors.set(found.vectors.subarray(hit * dim, (hit + 1) * dim), i * dim));
+    const everyHit = present.length === found.hits.length;
+    const candidates = everyHit ? found.hits : present.map((i) => found.hits[i]!);
+    let candidateVectors = found.vectors;
+    if (!everyHit) {
+      candidateVectors = new Float32Array(candidates.length * dim);
+      present.forEach((hit, i) => candidateVectors.set(found.vectors.subarray(hit * dim, (hit + 1) * dim), i * dim));
+    }
     const task: RerankTask = {
       model, queryTexts: query.texts, candidates: packed,
       denseScores: Float32Array.from(candidates, (c) => c.score), candidateVectors,
@@ -549,9 +553,8 @@ export class TenantContent {
     // This query's own arrays (~0.7 MB at 800 candidates): handed over to the pool thread, not copied.
     const { offsets, ids, weights } = task.candidates;
     const scores = await this.pool.run<Float32Array>('rerank', task, [offsets.buffer, ids.buffer, weights.buffer, task.denseScores.buffer, candidateVectors.buffer]);
-    return candidates.map((c, i) => ({ id: c.id, similarity: scores[i] }))
-      .sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1))
-      .slice(0, k);
+    const best = rankDescending(scores, (i) => candidates[i]!.id).subarray(0, k);
+    return Array.from(best, (i) => ({ id: candidates[i]!.id, similarity: scores[i]! }));
   }
 
   /** Stops timers and snapshots what changed (graceful shutdown), then frees the index. */

@@ -22,10 +22,10 @@ export interface Hit {
   score: number;
 }
 
-/** A hit of the approximate index: the store row it names (valid until the next turn of the event loop). */
-export interface RowHit {
-  row: number;
-  score: number;
+/** Hits as store rows (valid until the next turn of the event loop) and their scores, in the same order. */
+export interface RowScores {
+  rows: Int32Array;
+  scores: Float32Array;
 }
 
 const CHUNK_ROWS = 4096;
@@ -261,7 +261,7 @@ export class ApproximateIndex {
    * Top `k` rows by approximate inner product. `allow` restricts the labels FAISS may return (IVF only).
    * Rows no longer alive (their id removed or replaced since) are dropped, so fewer than k may come back.
    */
-  async search(query: Float32Array, k: number, allow?: Iterable<string>): Promise<RowHit[]> {
+  async search(query: Float32Array, k: number, allow?: Iterable<string>): Promise<RowScores> {
     let allowLabels: BigInt64Array | undefined;
     if (allow) {
       const labels: bigint[] = [];
@@ -276,17 +276,21 @@ export class ApproximateIndex {
       efSearch: this.options.efSearch,
       allow: allowLabels,
     });
-    const hits: RowHit[] = [];
+    const rows = new Int32Array(result.labels.length);
+    const scores = new Float32Array(result.labels.length);
+    const alive = this.store.aliveBits();
     // Labels read as two 32-bit words (little endian): reading the int64s would make a BigInt each.
     const words = new Int32Array(result.labels.buffer, result.labels.byteOffset, result.labels.length * 2);
+    let n = 0;
     for (let i = 0; i < result.labels.length; i++) {
       const high = words[2 * i + 1]!;
       const label = high === 0 ? words[2 * i]! >>> 0 : high < 0 ? -1 : (words[2 * i]! >>> 0) + high * 2 ** 32;
       const row = label > 0 && label < this.labelRow.length ? this.labelRow[label]! : -1;
-      if (row < 0 || !this.store.isAlive(row)) continue;
-      hits.push({ row, score: result.distances[i] });
+      if (row < 0 || !alive(row)) continue;
+      rows[n] = row;
+      scores[n++] = result.distances[i]!;
     }
-    return hits;
+    return { rows: rows.subarray(0, n), scores: scores.subarray(0, n) };
   }
 
   /** Stops applying changes (they keep accumulating) until the returned resume is called. */

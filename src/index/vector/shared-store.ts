@@ -105,6 +105,16 @@ export class SharedVectorStore {
     return (Atomics.load(this.u32(), (this.layout.aliveBase >> 2) + (row >> 5)) & (1 << (row & 31))) !== 0;
   }
 
+  /**
+   * `isAlive` for many rows in one turn of the event loop: the view and base read once, plain loads (this thread is
+   * the only one that changes the bits).
+   */
+  aliveBits(): (row: number) => boolean {
+    const u32 = this.u32();
+    const base = this.layout.aliveBase >> 2;
+    return (row) => (u32[base + (row >> 5)]! & (1 << (row & 31))) !== 0;
+  }
+
   private setAlive(row: number, alive: boolean): void {
     const word = (this.layout.aliveBase >> 2) + (row >> 5);
     if (alive) Atomics.or(this.u32(), word, 1 << (row & 31));

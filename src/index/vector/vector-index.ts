@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
+import { rankDescending } from './rank';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
@@ -298,12 +299,12 @@ export class VectorIndex {
     const wanted = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, k + excluded);
     // Lossy codes (SQ8) only shortlist: fetch more than wanted and re-score the shortlist from the float32 rows.
     const fetch = approx.quantized ? Math.max(wanted * RESCORE_OVERFETCH, wanted + RESCORE_MIN_EXTRA) : wanted;
-    const raw = await approx.search(q, fetch, allow);
-    const rows = Int32Array.from(raw, (h) => h.row);
-    const scores = !approx.quantized ? Float32Array.from(raw, (h) => h.score)
+    const shortlist = await approx.search(q, fetch, allow);
+    const { rows } = shortlist;
+    const scores = !approx.quantized ? shortlist.scores
       : this.exact.scoreRows(q, rows) ?? Float32Array.from(rows, (row) => this.store.dotRow(row, q));
     const idOf = (i: number): string => this.store.idOf(rows[i]!) as string;
-    const order = Array.from(rows.keys()).sort((a, b) => scores[b]! - scores[a]! || (idOf(a) < idOf(b) ? -1 : 1));
+    const order = rankDescending(scores, idOf);
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
     const unapplied = new Set(approx.unapplied());
     let hits: Array<Hit & { row: number }> = [];
