@@ -40,11 +40,10 @@ export function rerankCandidates(query: SparseVector, candidates: readonly Spars
   withScratch(query, (weights) => {
     candidates.forEach((c, i) => (direct[i] = gatherDot(weights, c)));
   });
-  const order = Array.from(direct.keys()).sort((x, y) => direct[y]! - direct[x]! || x - y);
   const feedback = new Float32Array(candidates.length);
   const denseFeedback = new Float32Array(candidates.length);
   if (m > 0) {
-    const top = order.slice(0, m);
+    const top = bestPositions(direct, m);
     const sum = sparseSum(top.map((i) => candidates[i]!));
     withScratch(sum, (weights) => {
       candidates.forEach((c, i) => (feedback[i] = gatherDot(weights, c) / m));
@@ -104,6 +103,20 @@ function sparseSum(vectors: readonly SparseVector[]): SparseVector {
   for (const v of vectors) for (let k = 0; k < v.ids.length; k++) acc.set(v.ids[k]!, (acc.get(v.ids[k]!) ?? 0) + v.weights[k]!);
   const ids = Uint32Array.from(acc.keys()).sort();
   return { ids, weights: Float32Array.from(ids, (id) => acc.get(id)!) };
+}
+
+/** The positions of the `m` best scores, best first (ties: lower position first); a pass per position, not a sort (m is a few). */
+function bestPositions(scores: Float32Array, m: number): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < scores.length; i++) {
+    let at = best.length;
+    while (at > 0 && scores[i]! > scores[best[at - 1]!]!) at--;
+    if (at < m) {
+      best.splice(at, 0, i);
+      if (best.length > m) best.pop();
+    }
+  }
+  return best;
 }
 
 /** Candidate indices ordered by score, best first (ties: lower index first, so results are deterministic). */

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SerializedModel } from '../embedding';
-import { SparseRows } from './sparse-rows';
+import type { PackedSparse, SerializedModel } from '../embedding';
 import { readWholeFile } from './whole-file';
 import { VectorIndex, type VectorIndexOptions } from './vector';
 
@@ -16,28 +15,18 @@ export interface SnapshotMeta {
 export interface ContentSnapshot {
   model: Uint8Array;
   index: VectorIndex;
-  terms: SparseRows;
   meta: SnapshotMeta;
+  /** Read from an older layout: worth writing again in the current one. */
+  olderFormat?: boolean;
 }
 
-function writeTerms(file: string, terms: SparseRows): Promise<void> {
-  const ids = [...terms.ids()];
-  const packed = terms.pack(ids);
-  const header = Buffer.from(JSON.stringify({ ids, rows: ids.length, nnz: packed.ids.length }));
-  const headerLength = Buffer.alloc(4);
-  headerLength.writeUInt32LE(header.length);
-  const pad = Buffer.alloc((4 - ((4 + header.length) % 4)) % 4);
-  const part = (a: Uint32Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  return fs.promises.writeFile(file, Buffer.concat([headerLength, header, pad, part(packed.offsets), part(packed.ids), part(packed.weights)]));
-}
-
-async function readTerms(file: string): Promise<SparseRows> {
+/** Terms of a snapshot written before they moved beside the vectors (a file of their own, by id). */
+async function readTermsById(file: string): Promise<{ ids: string[]; packed: PackedSparse }> {
   const buf = await readWholeFile(file);
   const headerLength = buf.readUInt32LE(0);
   const header = JSON.parse(buf.subarray(4, 4 + headerLength).toString('utf8')) as { ids: string[]; rows: number; nnz: number };
   let at = 4 + headerLength;
   at += (4 - (at % 4)) % 4;
-  // Views of the bytes read (their own buffer, 4-byte aligned past the header): no copy per array.
   const view = <T>(make: (buffer: ArrayBufferLike, offset: number, length: number) => T, length: number): T => {
     const out = make(buf.buffer, buf.byteOffset + at, length);
     at += length * 4;
@@ -46,7 +35,7 @@ async function readTerms(file: string): Promise<SparseRows> {
   const offsets = view((b, o, n) => new Uint32Array(b, o, n), header.rows + 1);
   const ids = view((b, o, n) => new Uint32Array(b, o, n), header.nnz);
   const weights = view((b, o, n) => new Float32Array(b, o, n), header.nnz);
-  return SparseRows.fromPacked(header.ids, { offsets, ids, weights });
+  return { ids: header.ids, packed: { offsets, ids, weights } };
 }
 
 const isComplete = (dir: string) => fs.existsSync(path.join(dir, 'vectors.snapshot'));
@@ -63,7 +52,6 @@ export async function saveContentSnapshot(dir: string, snapshot: ContentSnapshot
   await fs.promises.rm(next, { recursive: true, force: true });
   await fs.promises.mkdir(next, { recursive: true });
   await fs.promises.writeFile(path.join(next, 'model.bin'), snapshot.model);
-  await writeTerms(path.join(next, 'terms.bin'), snapshot.terms);
   await snapshot.index.snapshot(path.join(next, 'vectors.snapshot'), snapshot.meta);
   if (isComplete(dir)) {
     await fs.promises.rm(old, { recursive: true, force: true });
@@ -85,6 +73,11 @@ export async function loadContentSnapshot(dir: string, options: VectorIndexOptio
   const model: SerializedModel = new Uint8Array(new SharedArrayBuffer(modelBytes.byteLength));
   model.set(modelBytes);
   const { index, meta } = await VectorIndex.load(path.join(dir, 'vectors.snapshot'), options);
-  const terms = await readTerms(path.join(dir, 'terms.bin'));
-  return { model, index, terms, meta: meta as SnapshotMeta };
+  const older = path.join(dir, 'terms.bin');
+  if (fs.existsSync(older)) {
+    const { ids, packed } = await readTermsById(older);
+    index.adoptTerms(ids, packed);
+    return { model, index, meta: meta as SnapshotMeta, olderFormat: true };
+  }
+  return { model, index, meta: meta as SnapshotMeta };
 }

@@ -8,10 +8,9 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { rankDescending, VectorIndex } from './vector';
+import { rankDescending, VectorIndex, type SearchOptions } from './vector';
 import type { RerankTask } from '../../workers/rerank';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
-import { SparseRows } from './sparse-rows';
 
 export interface ContentSettings {
   /** Candidates the vector index returns for the second stage (TF-IDF rerank). */
@@ -81,8 +80,6 @@ interface Generation {
   rerank: boolean;
   fittedDocs: number;
   index: VectorIndex;
-  /** Each document's TF-IDF terms, kept from ingest for the second stage (only when `rerank`). */
-  terms: SparseRows;
 }
 
 const FLUSH_MS = 50;
@@ -102,6 +99,13 @@ const FLUSH_BATCH = 512;
 const MAX_BACKLOG = 1024;
 /** Rounds of bringing a rebuild's concurrent writes into the new index before it is swapped in. */
 const DIRTY_ROUNDS = 3;
+/**
+ * Probe tuning: documents asked "similar to" (spread over the key), answers compared, and the share of the exact
+ * answers the approximate index must give (bench:scale measures 0.95 through HTTP on other documents).
+ */
+const TUNE_QUERIES = 24;
+const TUNE_ANSWERS = 10;
+const TUNE_RECALL = 0.97;
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
@@ -137,6 +141,8 @@ export class TenantContent {
   private dirtyDuringRefit: Set<string> | undefined;
   /** Whether the index changed since the last snapshot. */
   private dirty = false;
+  /** The approximate index's probe tuning under way. */
+  private tuning: Promise<void> | undefined;
   /**
    * The approximate builds of the serving index when the last snapshot was taken (undefined: not of this
    * generation): an approximate index rebuilt since (with more lists as the key grew) is saved too, or every
@@ -188,12 +194,18 @@ export class TenantContent {
     }
     if (!snapshot) return false;
     const info = modelInfo(snapshot.model);
-    if (info.id !== snapshot.meta.modelId) return false;
+    // A second stage reads each row's terms: a snapshot without them is rebuilt.
+    if (info.id !== snapshot.meta.modelId || (usesSecondStage(snapshot.model) && !snapshot.index.hasTerms)) {
+      snapshot.index.close();
+      return false;
+    }
     this.generation = {
       model: snapshot.model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(snapshot.model),
-      fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index, terms: snapshot.terms,
+      fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index,
     };
     this.savedApproximateBuilds = 0;
+    if (snapshot.olderFormat) this.dirty = true;
+    this.tuneProbes(this.generation);
     // Clocks of other processes may run a little behind: catch up a margin before the snapshot.
     const since = Date.parse(snapshot.meta.savedAt) - 5_000;
     const { ids, updatedAt } = await this.start.storedVersions();
@@ -226,11 +238,11 @@ export class TenantContent {
       const savedAt = new Date().toISOString();
       this.dirty = false;
       await this.caughtUp();
-      const { model, index, terms, fittedDocs } = this.generation;
+      const { model, index, fittedDocs } = this.generation;
       const approximateBuilds = index.approximateBuilds;
       const started = Date.now();
       this.logEvent({ tenant: this.store.tenant, documents: index.size }, 'content snapshot writing');
-      await saveContentSnapshot(dir, { model, index, terms, meta: { modelId: modelInfo(model).id, fittedDocs, savedAt } });
+      await saveContentSnapshot(dir, { model, index, meta: { modelId: modelInfo(model).id, fittedDocs, savedAt } });
       this.savedApproximateBuilds = this.generation.index === index ? approximateBuilds : undefined;
       this.logEvent({ tenant: this.store.tenant, documents: index.size, ms: Date.now() - started }, 'content snapshot written');
     })().catch((error: unknown) => {
@@ -282,15 +294,14 @@ export class TenantContent {
   }
 
   /** Embeds `docs` into `target`; `background` work (a rebuild) keeps one batch in flight, leaving the pool to requests and writes. */
-  private async embedInto(target: Pick<Generation, 'index' | 'model' | 'rerank' | 'terms'>, docs: DocumentRecord[], background = false): Promise<void> {
+  private async embedInto(target: Pick<Generation, 'index' | 'model' | 'rerank'>, docs: DocumentRecord[], background = false): Promise<void> {
     for (let i = 0; i < docs.length; i += 4096) {
       const chunk = docs.slice(i, i + 4096);
       const embedded = await embedTextsDetailed(this.pool, target.model, chunk.map((d) => d.text), {
         withSparse: target.rerank, wordVectorCacheFile: this.settings.wordVectorCacheFile, concurrency: background ? 1 : undefined,
       });
       chunk.forEach((doc, row) => {
-        target.index.upsert(doc.id, embedded.vectors.subarray(row * embedded.dim, (row + 1) * embedded.dim));
-        if (target.rerank) target.terms.set(doc.id, embedded.sparse[row]);
+        target.index.upsert(doc.id, embedded.vectors.subarray(row * embedded.dim, (row + 1) * embedded.dim), target.rerank ? embedded.sparse[row] : undefined);
       });
     }
   }
@@ -315,7 +326,7 @@ export class TenantContent {
     }
     const next: Generation = {
       model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), fittedDocs: docs.length,
-      index: new VectorIndex(info.dim, { pool: this.pool }), terms: new SparseRows(),
+      index: new VectorIndex(info.dim, { pool: this.pool, terms: usesSecondStage(model) }),
     };
     // The first build of a key is what its readers wait for: all hands; later ones run beside requests.
     await this.embedInto(next, docs, this.generation !== undefined);
@@ -330,6 +341,7 @@ export class TenantContent {
     const rest = this.takeDirty();
     const previous = this.generation;
     this.generation = next;
+    this.tuneProbes(next);
     this.dirty = true;
     this.savedApproximateBuilds = undefined;
     this.dirtyDuringRefit = undefined;
@@ -368,7 +380,6 @@ export class TenantContent {
     this.pending.clear();
     this.wakeWriters();
     for (const id of [...this.generation?.index.ids() ?? []]) this.generation.index.remove(id);
-    this.generation?.terms.clear();
   }
 
   private scheduleFlush(): void {
@@ -452,7 +463,6 @@ export class TenantContent {
     ids.forEach((id, i) => {
       if (docs[i]) return;
       generation.index.remove(id);
-      generation.terms.delete(id);
     });
     if (present.length) await this.embedInto(generation, present);
   }
@@ -527,27 +537,23 @@ export class TenantContent {
       vector = await this.queryVector(generation, query);
       if (generation === this.generation || attempt >= 3) break;
     }
-    const { index, model, rerank, terms, dim } = generation;
     if (vector.every((x) => x === 0)) return [];
+    return this.rank(generation, vector, query.texts, k, { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch });
+  }
+
+  /** The k documents of `generation` nearest `vector`: vector candidates, then (corpus model) the TF-IDF second stage. */
+  private async rank(generation: Generation, vector: Float32Array, texts: string[], k: number, searchOptions: SearchOptions): Promise<Similar[]> {
+    const { index, model, rerank } = generation;
     const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
-    const searchOptions = { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch };
     if (!rerank) {
       const hits = await index.search(vector, Math.min(wanted, index.kMax), searchOptions);
       return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
     }
-    const found = await index.searchWithVectors(vector, Math.min(wanted, index.kMax), searchOptions);
-    if (found.hits.length === 0) return [];
-    // Candidates are the hits with TF-IDF terms (all of them but a document written a moment ago).
-    const { packed, present } = terms.packPresent(found.hits.map((h) => h.id));
-    const everyHit = present.length === found.hits.length;
-    const candidates = everyHit ? found.hits : present.map((i) => found.hits[i]!);
-    let candidateVectors = found.vectors;
-    if (!everyHit) {
-      candidateVectors = new Float32Array(candidates.length * dim);
-      present.forEach((hit, i) => candidateVectors.set(found.vectors.subarray(hit * dim, (hit + 1) * dim), i * dim));
-    }
+    // Every hit that has TF-IDF terms (all, unless restored from an older snapshot that lacked some).
+    const { hits: candidates, vectors: candidateVectors, terms } = await index.searchCandidates(vector, Math.min(wanted, index.kMax), searchOptions);
+    if (candidates.length === 0) return [];
     const task: RerankTask = {
-      model, queryTexts: query.texts, candidates: packed,
+      model, queryTexts: texts, candidates: terms,
       denseScores: Float32Array.from(candidates, (c) => c.score), candidateVectors,
     };
     // This query's own arrays (~0.7 MB at 800 candidates): handed over to the pool thread, not copied.
@@ -555,6 +561,42 @@ export class TenantContent {
     const scores = await this.pool.run<Float32Array>('rerank', task, [offsets.buffer, ids.buffer, weights.buffer, task.denseScores.buffer, candidateVectors.buffer]);
     const best = rankDescending(scores, (i) => candidates[i]!.id).subarray(0, k);
     return Array.from(best, (i) => ({ id: candidates[i]!.id, similarity: scores[i]! }));
+  }
+
+  /**
+   * Tunes the approximate index's probes on this key's documents: "similar to" a sample of them, answered through
+   * the approximate index and exactly, until the answers agree (TUNE_RECALL of the exact top 10). Now if it serves
+   * untuned, and whenever a rebuilt one does.
+   */
+  private tuneProbes(generation: Generation): void {
+    const { index } = generation;
+    index.onUntunedProbes = () => this.tuneProbes(generation);
+    if (!index.untunedProbes || this.tuning) return;
+    const tune = async (): Promise<void> => {
+      const ids = [...index.ids()];
+      const sample = Array.from({ length: Math.min(TUNE_QUERIES, ids.length) }, (_, i) => ids[Math.floor((i + 0.5) * ids.length / TUNE_QUERIES)]!);
+      const docs = (await this.store.documents.getMany(sample)).filter((d): d is DocumentRecord => d !== undefined && index.has(d.id));
+      const ask = (doc: DocumentRecord, options: SearchOptions): Promise<Similar[]> =>
+        this.rank(generation, index.vectorOf(doc.id) as Float32Array, [doc.text], TUNE_ANSWERS, { ...options, exclude: new Set([doc.id]) });
+      const exact: string[][] = [];
+      for (const doc of docs) exact.push((await ask(doc, { exact: true })).map((h) => h.id));
+      const tried = await index.tuneProbes(async (nprobe) => {
+        let kept = 0;
+        let total = 0;
+        for (let i = 0; i < docs.length; i++) {
+          const got = new Set((await ask(docs[i]!, { nprobe })).map((h) => h.id));
+          kept += exact[i]!.filter((id) => got.has(id)).length;
+          total += exact[i]!.length;
+        }
+        return total === 0 ? 1 : kept / total;
+      }, TUNE_RECALL);
+      this.logger.info({ tenant: this.store.tenant, documents: index.size, tried }, 'approximate search probes tuned');
+    };
+    this.tuning = tune().catch((error: unknown) => {
+      this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');
+    }).finally(() => {
+      this.tuning = undefined;
+    });
   }
 
   /** Stops timers and snapshots what changed (graceful shutdown), then frees the index. */

@@ -3,13 +3,18 @@ import { SharedVectorStore } from './shared-store';
 
 /** The largest number of inverted lists chosen automatically (√rows up to here). */
 export const MAX_AUTO_NLIST = 8192;
+/** Lists probed until the index is tuned. */
+const DEFAULT_NPROBE = 16;
 
 export interface ApproximateOptions {
   /** FAISS factory string; default `IVF<nlist>,SQ8` (inner product over 8-bit codes, re-scored exactly by the caller). */
   description?: string;
   /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
   nlist?: number;
-  /** Lists probed per query (IVF); default 16 (5% of the lists at 100k rows, 1.6% at 1M: see bench/results/similar.md). */
+  /**
+   * Lists probed per query (IVF). Unset: the owner tunes it on the index's own vectors (VectorIndex picks the
+   * fewest probes that keep the exact shortlist); 16 until then.
+   */
   nprobe?: number;
   /** Candidate list size per query (HNSW). */
   efSearch?: number;
@@ -40,6 +45,8 @@ export interface PersistedApproximate {
   labels: number[];
   /** Ids whose latest version is not in the FAISS file yet. */
   dirty: string[];
+  /** Whether nprobe was tuned on this index's vectors. */
+  tuned?: boolean;
 }
 
 export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
@@ -56,6 +63,8 @@ export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
  * drop ids that are no longer in the store.
  */
 export class ApproximateIndex {
+  /** Whether nprobe was tuned on this index's vectors (kept in snapshots). */
+  tuned = false;
   /**
    * The store row of each label (-1: none) and the label of each row (0: none; labels start at 1), kept current as
    * compaction moves rows: a search turns labels into rows without a lookup by id.
@@ -135,7 +144,7 @@ export class ApproximateIndex {
     const nlist = options.nlist ?? Math.min(MAX_AUTO_NLIST, Math.max(16, Math.round(Math.sqrt(store.size))));
     const description = options.description ?? `IVF${nlist},SQ8`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
-    const nprobe = options.nprobe ?? Math.min(nlist, 16);
+    const nprobe = options.nprobe ?? Math.min(nlist, DEFAULT_NPROBE);
     return new ApproximateIndex(store, faiss, description, { ...options, nlist, nprobe });
   }
 
@@ -261,7 +270,7 @@ export class ApproximateIndex {
    * Top `k` rows by approximate inner product. `allow` restricts the labels FAISS may return (IVF only).
    * Rows no longer alive (their id removed or replaced since) are dropped, so fewer than k may come back.
    */
-  async search(query: Float32Array, k: number, allow?: Iterable<string>): Promise<RowScores> {
+  async search(query: Float32Array, k: number, allow?: Iterable<string>, nprobe = this.options.nprobe): Promise<RowScores> {
     let allowLabels: BigInt64Array | undefined;
     if (allow) {
       const labels: bigint[] = [];
@@ -272,7 +281,7 @@ export class ApproximateIndex {
       allowLabels = BigInt64Array.from(labels);
     }
     const result = await this.faiss.search(Float32Array.from(query), k, {
-      nprobe: this.options.nprobe,
+      nprobe,
       efSearch: this.options.efSearch,
       allow: allowLabels,
     });
@@ -320,6 +329,7 @@ export class ApproximateIndex {
       description: this.description,
       nlist: this.options.nlist ?? 0,
       nprobe: this.options.nprobe ?? 0,
+      tuned: this.tuned,
       nextLabel: this.nextLabel,
       labels,
       dirty: Array.from(this.dirty).filter((id) => this.store.rowOf(id) !== undefined),
@@ -338,6 +348,7 @@ export class ApproximateIndex {
     const faiss = await addon.readIndex(file);
     const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
+    index.tuned = state.tuned === true && options.nprobe === undefined;
     index.labelRow = new Int32Array(state.nextLabel + 1).fill(-1);
     index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {
@@ -354,6 +365,11 @@ export class ApproximateIndex {
     index.ready = true;
     await index.flush();
     return index;
+  }
+
+  /** Lists probed per query now. */
+  get nprobe(): number | undefined {
+    return this.options.nprobe;
   }
 
   setSearchParams(params: { nprobe?: number; efSearch?: number }): void {

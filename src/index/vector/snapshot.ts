@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import type { PackedSparse } from '../../embedding/sparse';
+import { readWholeFile } from '../whole-file';
 import { SharedVectorStore } from './shared-store';
 
 /*
@@ -21,14 +23,14 @@ export interface SnapshotHeader {
 /** Writes the store's live rows to `file` (via a temporary file and rename). */
 export async function writeSnapshot(
   store: SharedVectorStore, file: string, meta: unknown,
-  extra?: (ids: string[]) => Record<string, unknown>,
+  extra?: (ids: string[], rows: readonly number[]) => Record<string, unknown>,
 ): Promise<void> {
   const release = store.blockCompaction(); // row numbers below stay valid while we write
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     const ids = Array.from(store.ids());
     const rows = ids.map((id) => store.rowOf(id) as number);
-    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta, extra: extra?.(ids) }), 'utf8');
+    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta, extra: extra?.(ids, rows) }), 'utf8');
     const pad = (4 - ((12 + header.length) % 4)) % 4;
     const head = Buffer.alloc(12 + header.length + pad);
     head.write(MAGIC, 0, 'latin1');
@@ -110,4 +112,58 @@ export async function readSnapshot(
   } finally {
     await fh.close();
   }
+}
+
+/*
+ * Terms file (beside a snapshot whose rows carry sparse vectors), row i of it for row i of the snapshot:
+ * "KTRM" | u32 version (1) | u32 rows | u32 terms | offsets (rows + 1 × u32) | term ids (u32) | weights (f32) |
+ * present (rows × u8: 0 for a row that had no vector).
+ */
+const TERMS_MAGIC = 'KTRM';
+const TERMS_VERSION = 1;
+
+export interface TermsFile {
+  packed: PackedSparse;
+  present: Uint8Array;
+}
+
+export async function writeTermsFile(file: string, { packed, present }: TermsFile): Promise<void> {
+  const rows = packed.offsets.length - 1;
+  const head = Buffer.alloc(16);
+  head.write(TERMS_MAGIC, 0, 'latin1');
+  head.writeUInt32LE(TERMS_VERSION, 4);
+  head.writeUInt32LE(rows, 8);
+  head.writeUInt32LE(packed.ids.length, 12);
+  const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fh = await fs.promises.open(tmp, 'w');
+  try {
+    for (const part of [head, bytes(packed.offsets), bytes(packed.ids), bytes(packed.weights), present]) await fh.write(part);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fs.promises.rename(tmp, file);
+}
+
+export async function readTermsFile(file: string): Promise<TermsFile> {
+  const buf = await readWholeFile(file);
+  if (buf.length < 16 || buf.toString('latin1', 0, 4) !== TERMS_MAGIC) throw new Error(`${file} is not a terms file`);
+  const version = buf.readUInt32LE(4);
+  if (version !== TERMS_VERSION) throw new Error(`${file}: unsupported terms file version ${version}`);
+  const rows = buf.readUInt32LE(8);
+  const terms = buf.readUInt32LE(12);
+  if (buf.length !== 16 + (rows + 1) * 4 + terms * 8 + rows) throw new Error(`${file}: truncated terms file`);
+  // Views of the bytes read (their own buffer, 4-byte aligned): no copy per array.
+  let at = buf.byteOffset + 16;
+  const take = <T>(make: (buffer: ArrayBufferLike, offset: number) => T, bytes: number): T => {
+    const out = make(buf.buffer, at);
+    at += bytes;
+    return out;
+  };
+  const offsets = take((b, o) => new Uint32Array(b, o, rows + 1), (rows + 1) * 4);
+  const ids = take((b, o) => new Uint32Array(b, o, terms), terms * 4);
+  const weights = take((b, o) => new Float32Array(b, o, terms), terms * 4);
+  const present = take((b, o) => new Uint8Array(b, o, rows), rows);
+  return { packed: { offsets, ids, weights }, present };
 }

@@ -189,6 +189,50 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     loaded.close();
   });
 
+  it('tunes its probes to the fewest lists that reach a recall, and keeps them in a snapshot', async () => {
+    const dim = 24;
+    // Uniform rows (no clusters): a few lists miss much of the exact top 50.
+    const next = rng(8);
+    const data = new Map(Array.from({ length: 6000 }, (_, i) => [`u${i}`, randomUnit(dim, next)] as const));
+    const index = new VectorIndex(dim, { approximate: { minRows: 1000 } });
+    for (const [id, v] of data) index.upsert(id, v);
+    await index.flushApproximate();
+    let told = 0;
+    index.onUntunedProbes = () => told++;
+    assert.equal(index.untunedProbes, true);
+    const queries = [...data.values()].filter((_, i) => i % 500 === 7).map(normalisedCopy);
+    const recallAt = async (nprobe: number): Promise<number> => {
+      let kept = 0;
+      for (const q of queries) {
+        const exact = await index.search(q, 50, { exact: true });
+        const got = new Set((await index.search(q, 50, { nprobe })).map((h) => h.id));
+        kept += exact.filter((h) => got.has(h.id)).length;
+      }
+      return kept / (50 * queries.length);
+    };
+    const tried = await index.tuneProbes(recallAt, 0.99);
+    const lists = index.approximateLists as number;
+    const doubling = [4];
+    while (doubling[doubling.length - 1]! < lists) doubling.push(Math.min(lists, 2 * doubling[doubling.length - 1]!));
+    assert.ok(tried.length > 1, 'fewer than all lists missed some rows');
+    assert.deepEqual(tried.map((t) => t.nprobe), doubling.slice(0, tried.length), 'doubling from 4 up to every list');
+    const chosen = tried[tried.length - 1]!;
+    assert.ok(chosen.recall >= 0.99 || chosen.nprobe === index.approximateLists);
+    assert.ok(tried.slice(0, -1).every((t) => t.recall < 0.99), 'no fewer probes reached it');
+    assert.equal(await recallAt(chosen.nprobe), chosen.recall, 'searches probe the chosen lists');
+    assert.equal(index.untunedProbes, false);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-tune-')), 'key.kvix');
+    await index.snapshot(file);
+    const { index: loaded } = await VectorIndex.load(file, { approximate: { minRows: 1000 } });
+    assert.equal(loaded.untunedProbes, false, 'tuned probes restored');
+    // A rebuilt index serves untuned until its owner tunes it again.
+    await index.rebuildApproximate();
+    assert.equal(index.untunedProbes, true);
+    assert.equal(told, 1);
+    index.close();
+    loaded.close();
+  });
+
   it('survives searches, upserts, removals, compaction and a snapshot all at once', async () => {
     const dim = 16;
     const data = clustered(3000, dim, 9);

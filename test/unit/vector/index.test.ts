@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkerPool } from '../../../src/pool';
+import { packSparse, unpackSparse, type SparseVector } from '../../../src/embedding';
 import { VectorIndex } from '../../../src/index/vector';
 import { dot, randomUnit, referenceTopK, rng } from './helpers';
 
@@ -151,6 +152,50 @@ describe('VectorIndex', () => {
     index.upsert('fresh', q);
     const hits = await index.search(q, 1);
     assert.equal(hits[0].id, 'fresh');
+  });
+
+  it('carries each row\'s terms with it through replacements, removals, compaction and a snapshot', async () => {
+    const dim = 16;
+    const next = rng(21);
+    const versions = new Map<string, number>();
+    const termsOf = (id: string): SparseVector => ({ ids: Uint32Array.of(Number(id.slice(3)), 100_000 + versions.get(id)!), weights: Float32Array.of(1, 0.5) });
+    const index = new VectorIndex(dim, { approximate: false, terms: true });
+    const put = (id: string, version: number) => {
+      versions.set(id, version);
+      index.upsert(id, randomUnit(dim, next), termsOf(id));
+    };
+    for (let i = 0; i < 3000; i++) put(`doc${i}`, 0);
+    for (let i = 0; i < 3000; i += 3) {
+      index.remove(`doc${i}`);
+      versions.delete(`doc${i}`);
+    }
+    for (let i = 1; i < 3000; i += 5) put(`doc${i}`, 1);
+    assert.ok(index.store.holeCount > 0);
+    await index.compact(); // moves rows from the end into the holes
+    const check = async (ix: VectorIndex) => {
+      const q = randomUnit(dim, next);
+      const { hits, vectors, terms } = await ix.searchCandidates(q, 500);
+      assert.equal(hits.length, 500);
+      const rows = unpackSparse(terms);
+      hits.forEach((hit, i) => {
+        assert.deepEqual(Array.from(rows[i]!.ids), Array.from(termsOf(hit.id).ids), `terms of ${hit.id}`);
+        assert.deepEqual(vectors.subarray(i * dim, (i + 1) * dim), ix.vectorOf(hit.id), `vector of ${hit.id}`);
+      });
+    };
+    await check(index);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-')), 'index.kvix');
+    await index.snapshot(file);
+    const { index: loaded } = await VectorIndex.load(file, { approximate: false });
+    assert.ok(loaded.hasTerms);
+    await check(loaded);
+    // A snapshot from before terms sat beside the vectors: terms by id, adopted after the load.
+    fs.rmSync(`${file}.terms`);
+    const { index: older } = await VectorIndex.load(file, { approximate: false });
+    assert.equal(older.hasTerms, false);
+    await assert.rejects(older.searchCandidates(randomUnit(dim, next), 5), /without terms/);
+    const ids = [...versions.keys()];
+    older.adoptTerms(ids, packSparse(ids.map(termsOf)));
+    await check(older);
   });
 
   for (const [dim, rows] of [[20, 3000], [3, 9000]] as const) {

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { unpackSparse, type SparseVector } from '../../../src/embedding';
+import { SparseRows } from '../../../src/index/vector/sparse-rows';
+import { seededRandom } from '../../../src/random';
+
+function randomRow(next: () => number): SparseVector {
+  const ids = new Set<number>();
+  const n = Math.floor(next() * 40);
+  while (ids.size < n) ids.add(Math.floor(next() * 5000));
+  const sorted = Uint32Array.from([...ids].sort((a, b) => a - b));
+  return { ids: sorted, weights: Float32Array.from(sorted, () => next()) };
+}
+
+function assertSameRows(rows: SparseRows, reference: Map<number, SparseVector>): void {
+  assert.equal(rows.size, reference.size);
+  const wanted = [...reference.keys(), -1, 1_000_000]; // rows without a vector are left out
+  const { packed, present } = rows.pack(wanted);
+  assert.deepEqual(present, [...reference.keys()].map((_, i) => i));
+  const unpacked = unpackSparse(packed);
+  [...reference.keys()].forEach((row, i) => {
+    assert.deepEqual(unpacked[i]!.ids, reference.get(row)!.ids, `row ${row}`);
+    assert.deepEqual(unpacked[i]!.weights, reference.get(row)!.weights, `row ${row}`);
+  });
+}
+
+describe('SparseRows (second-stage terms by store row)', () => {
+  it('keeps every row through replacements, deletions, moves and the compactions they cause', () => {
+    const next = seededRandom(5);
+    const rows = new SparseRows();
+    const reference = new Map<number, SparseVector>();
+    for (let i = 0; i < 20_000; i++) {
+      const row = Math.floor(next() * 2000);
+      const roll = next();
+      if (roll < 0.25) {
+        assert.equal(rows.delete(row), reference.delete(row));
+      } else if (roll < 0.35) {
+        // as the store's compaction does: a live row into a dead row's place
+        const to = Math.floor(next() * 2000);
+        if (!reference.has(to) && reference.has(row)) {
+          rows.move(row, to);
+          reference.set(to, reference.get(row)!);
+          reference.delete(row);
+        }
+      } else {
+        const vector = randomRow(next);
+        rows.set(row, vector);
+        reference.set(row, vector);
+      }
+      if (i % 5000 === 0) assertSameRows(rows, reference);
+    }
+    assertSameRows(rows, reference);
+    for (const row of reference.keys()) assert.ok(rows.has(row));
+    assert.equal(rows.has(1_000_000), false);
+    assert.equal(rows.has(-1), false);
+  });
+
+  it('adopts packed rows (a snapshot, some rows without a vector) and goes on taking writes', () => {
+    const next = seededRandom(9);
+    const reference = new Map<number, SparseVector>();
+    const original = new SparseRows();
+    for (let row = 0; row < 300; row++) {
+      if (row % 7 === 3) continue;
+      const vector = randomRow(next);
+      original.set(row, vector);
+      reference.set(row, vector);
+    }
+    const all = Array.from({ length: 300 }, (_, row) => row);
+    const { packed, present } = original.pack(all);
+    const flags = new Uint8Array(300);
+    for (const at of present) flags[at] = 1;
+    // row i of a snapshot is row i of the packed vectors: absent rows as empty ones
+    const offsets = new Uint32Array(301);
+    let at = 0;
+    for (let row = 0; row < 300; row++) offsets[row + 1] = offsets[row]! + (flags[row] ? packed.offsets[at + 1]! - packed.offsets[at++]! : 0);
+    const restored = SparseRows.fromPacked({ offsets, ids: packed.ids, weights: packed.weights }, flags);
+    assertSameRows(restored, new Map([...reference].sort((a, b) => a[0] - b[0])));
+    for (let i = 0; i < 500; i++) {
+      const row = Math.floor(next() * 400);
+      const vector = randomRow(next);
+      restored.set(row, vector);
+      reference.set(row, vector);
+    }
+    restored.delete(5);
+    reference.delete(5);
+    assertSameRows(restored, new Map([...reference].sort((a, b) => a[0] - b[0])));
+    restored.clear();
+    assert.equal(restored.size, 0);
+  });
+});
