@@ -453,6 +453,8 @@ export class TenantContent {
         this.wakeWriters();
       }
     }
+    // A key that has grown well past the documents its probes were tuned on is tuned again.
+    if (this.generation.index.untunedProbes) this.tuneProbes(this.generation);
     return { refit: this.maybeRefit() };
   }
 
@@ -479,6 +481,13 @@ export class TenantContent {
     const due = index.size >= Math.max(1, fittedDocs * growth) || (!corpus && index.size >= MIN_DOCS_FOR_CORPUS_MODEL);
     if (!due) return undefined;
     return this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
+  }
+
+  /** The serving index's approximate search: off (exact scans), being built, its probes being tuned, or ready. */
+  get approximateState(): 'off' | 'building' | 'tuning' | 'ready' {
+    const index = this.generation?.index;
+    const state = index?.approximateState ?? 'off';
+    return state === 'ready' && (index?.untunedProbes || this.tuning) ? 'tuning' : state;
   }
 
   /** Whether a refit is building the next generation now. */
@@ -575,9 +584,12 @@ export class TenantContent {
     const tune = async (): Promise<void> => {
       const ids = [...index.ids()];
       const sample = Array.from({ length: Math.min(TUNE_QUERIES, ids.length) }, (_, i) => ids[Math.floor((i + 0.5) * ids.length / TUNE_QUERIES)]!);
-      const docs = (await this.store.documents.getMany(sample)).filter((d): d is DocumentRecord => d !== undefined && index.has(d.id));
-      const ask = (doc: DocumentRecord, options: SearchOptions): Promise<Similar[]> =>
-        this.rank(generation, index.vectorOf(doc.id) as Float32Array, [doc.text], TUNE_ANSWERS, { ...options, exclude: new Set([doc.id]) });
+      const docs = (await this.store.documents.getMany(sample)).filter((d): d is DocumentRecord => d !== undefined);
+      // A document removed meanwhile, or without a known word (the zero vector: every score ties), asks nothing.
+      const ask = async (doc: DocumentRecord, options: SearchOptions): Promise<Similar[]> => {
+        const vector = index.vectorOf(doc.id);
+        return vector?.some((x) => x !== 0) ? this.rank(generation, vector, [doc.text], TUNE_ANSWERS, { ...options, exclude: new Set([doc.id]) }) : [];
+      };
       const exact: string[][] = [];
       for (const doc of docs) exact.push((await ask(doc, { exact: true })).map((h) => h.id));
       const tried = await index.tuneProbes(async (nprobe) => {

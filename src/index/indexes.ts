@@ -23,6 +23,8 @@ export interface IndexingProgress {
   stored: number;
   /** Whether the corpus model is being refitted (the next generation is built beside the serving one). */
   refitting: boolean;
+  /** Content search: exact scans only ('off'), an approximate index being built, its probes being tuned, or ready. */
+  approximate: 'off' | 'building' | 'tuning' | 'ready';
 }
 
 const PROGRESS_TTL_MS = 2000;
@@ -329,7 +331,10 @@ export class TenantIndexes {
       this.storedAt = now;
       this.stored = await this.store.documents.count();
     }
-    return { tenant: this.store.tenant, indexed: this.content.size, stored: this.stored, refitting: this.content.isRefitting };
+    return {
+      tenant: this.store.tenant, indexed: this.content.size, stored: this.stored, refitting: this.content.isRefitting,
+      approximate: this.content.approximateState,
+    };
   }
 
   /** Every document's content vector, once every write told so far is in them. */

@@ -3,7 +3,7 @@ import { Client } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
 import { startServer, type RunningServer } from '../helpers/server';
 
-interface Health { status: string; indexing: Array<{ tenant: string; indexed: number; stored: number; refitting: boolean }> }
+interface Health { status: string; indexing: Array<{ tenant: string; indexed: number; stored: number; refitting: boolean; approximate: string }> }
 
 const DOCUMENTS = 1500;
 
@@ -47,6 +47,8 @@ describe('indexes follow writes', function () {
     }
     assert.deepEqual(last && { tenant: last.tenant, indexed: last.indexed, stored: last.stored }, { tenant, indexed: DOCUMENTS, stored: DOCUMENTS }, `progress seen during the import: ${JSON.stringify(seen)}`);
     assert.ok(!server.lines.some((l) => l.includes('"url":"/documents/similar')), 'no query was needed');
+    // Small keys are scanned exactly (an approximate index is built from 50,000 documents).
+    assert.equal(last?.approximate, 'off');
     assert.ok(server.lines.some((l) => l.includes('content index built')), 'the corpus model was fitted while writes arrived');
 
     const probe = docs[DOCUMENTS - 1]!;

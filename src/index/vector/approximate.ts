@@ -47,6 +47,8 @@ export interface PersistedApproximate {
   dirty: string[];
   /** Whether nprobe was tuned on this index's vectors. */
   tuned?: boolean;
+  /** Rows the index held when its probes were tuned. */
+  tunedRows?: number;
 }
 
 export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
@@ -63,8 +65,9 @@ export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
  * drop ids that are no longer in the store.
  */
 export class ApproximateIndex {
-  /** Whether nprobe was tuned on this index's vectors (kept in snapshots). */
+  /** Whether nprobe was tuned on this index's vectors, and on how many rows (kept in snapshots). */
   tuned = false;
+  tunedRows = 0;
   /**
    * The store row of each label (-1: none) and the label of each row (0: none; labels start at 1), kept current as
    * compaction moves rows: a search turns labels into rows without a lookup by id.
@@ -330,6 +333,7 @@ export class ApproximateIndex {
       nlist: this.options.nlist ?? 0,
       nprobe: this.options.nprobe ?? 0,
       tuned: this.tuned,
+      tunedRows: this.tunedRows,
       nextLabel: this.nextLabel,
       labels,
       dirty: Array.from(this.dirty).filter((id) => this.store.rowOf(id) !== undefined),
@@ -349,6 +353,7 @@ export class ApproximateIndex {
     const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
     index.tuned = state.tuned === true && options.nprobe === undefined;
+    index.tunedRows = state.tunedRows ?? 0;
     index.labelRow = new Int32Array(state.nextLabel + 1).fill(-1);
     index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {

@@ -225,6 +225,11 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     await index.snapshot(file);
     const { index: loaded } = await VectorIndex.load(file, { approximate: { minRows: 1000 } });
     assert.equal(loaded.untunedProbes, false, 'tuned probes restored');
+    // Tuned again once the rows pass 1.5 times those it was tuned on.
+    for (let i = 0; i < 3000; i++) loaded.upsert(`grown${i}`, randomUnit(dim, next));
+    assert.equal(loaded.untunedProbes, false);
+    loaded.upsert('one-more', randomUnit(dim, next));
+    assert.equal(loaded.untunedProbes, true);
     // A rebuilt index serves untuned until its owner tunes it again.
     await index.rebuildApproximate();
     assert.equal(index.untunedProbes, true);
