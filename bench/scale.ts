@@ -171,6 +171,8 @@ async function main(): Promise<void> {
     };
     const oneAtATime = await similarLatencies(1);
     const fourInFlight = await similarLatencies(4);
+    // Once it has served: each pool thread then holds the key's model decoded for the second stage (its vocabulary).
+    const serving = await idleMemory(kindred);
     const p50p99 = ({ sorted }: { sorted: number[] }) => `${median(sorted).toFixed(1)} / ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(1)} ms`;
 
     kindred.stop();
@@ -224,6 +226,7 @@ async function main(): Promise<void> {
     console.log(`| server RSS growth per document (idle: no refit running, forced GC, least of 6 readings) | ${perDocument('rss').toFixed(0)} bytes (floor: ${dim} float32 dims = ${dim * 4} bytes) | 13.8 KB | ≤ 3,000 bytes |`);
     console.log(`| … of which anonymous / file-backed (the store's memory map) | ${perDocument('anonymous').toFixed(0)} / ${perDocument('fileBacked').toFixed(0)} bytes | – | – |`);
     console.log(`| … JS heap in use: main thread / keyword worker; typed-array stores | ${perDocument('mainHeap').toFixed(0)} / ${perDocument('keywordHeap').toFixed(0)}; ${perDocument('arrayBuffers').toFixed(0)} bytes | – | – |`);
+    console.log(`| … after serving the similar queries below (each pool thread holds the key's model decoded) | ${perDocument('rss', serving).toFixed(0)} bytes (anonymous ${perDocument('anonymous', serving).toFixed(0)}); server ${(serving.rss / 2 ** 30).toFixed(2)} GB | – | – |`);
     console.log(`| fixed: server RSS at start / after one document in another key (word-vector table, workers warm) | ${(started.rss / 2 ** 20).toFixed(0)} / ${(empty.rss / 2 ** 20).toFixed(0)} MB | – | – |`);
     console.log(`| … at every document indexed (a refit may build the next generation beside: ${(settleMs / 1000).toFixed(0)} s more) | ${perDocument('rss', atLastWrite).toFixed(0)} bytes | – | – |`);
     console.log(`| GET /documents/:id/similar p50 / p99, one at a time | ${p50p99(oneAtATime)} | 4.7 / 16.2 ms (82k), 8.3 / 17.7 ms (1M), one at a time | ≤ 5 / ≤ 25 ms (1M) |`);
