@@ -372,11 +372,6 @@ export class ApproximateIndex {
     return index;
   }
 
-  /** Lists probed per query now. */
-  get nprobe(): number | undefined {
-    return this.options.nprobe;
-  }
-
   setSearchParams(params: { nprobe?: number; efSearch?: number }): void {
     if (params.nprobe !== undefined) this.options.nprobe = params.nprobe;
     if (params.efSearch !== undefined) this.options.efSearch = params.efSearch;

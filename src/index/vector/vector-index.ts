@@ -113,8 +113,6 @@ export class VectorIndex {
   private approxBuilding: Promise<void> | undefined;
   /** Approximate indexes built and swapped in, or tuned, so far (a snapshot taken before the last one lacks it). */
   approximateBuilds = 0;
-  /** The probes tried by the last tuning and the recall each measured. */
-  probeTuning: Array<{ nprobe: number; recall: number }> = [];
   /** Told when an approximate index built here starts serving with untuned probes (its owner calls `tuneProbes`). */
   onUntunedProbes?: () => void;
   private building: ApproximateIndex | undefined;
@@ -325,7 +323,6 @@ export class VectorIndex {
     approx.setSearchParams({ nprobe: tried[tried.length - 1]!.nprobe });
     approx.tuned = true;
     approx.tunedRows = this.store.size;
-    this.probeTuning = tried;
     // a snapshot taken before lacks the tuned probes: counted as a change worth saving
     this.approximateBuilds++;
     return tried;
