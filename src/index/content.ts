@@ -582,9 +582,7 @@ export class TenantContent {
     index.onUntunedProbes = () => this.tuneProbes(generation);
     if (!index.untunedProbes || this.tuning) return;
     const tune = async (): Promise<void> => {
-      const ids = [...index.ids()];
-      const sample = Array.from({ length: Math.min(TUNE_QUERIES, ids.length) }, (_, i) => ids[Math.floor((i + 0.5) * ids.length / TUNE_QUERIES)]!);
-      const docs = (await this.store.documents.getMany(sample)).filter((d): d is DocumentRecord => d !== undefined);
+      const docs = (await this.store.documents.getMany(index.sampleIds(TUNE_QUERIES))).filter((d): d is DocumentRecord => d !== undefined);
       // A document removed meanwhile, or without a known word (the zero vector: every score ties), asks nothing.
       const ask = async (doc: DocumentRecord, options: SearchOptions): Promise<Similar[]> => {
         const vector = index.vectorOf(doc.id);

@@ -12,8 +12,8 @@ export interface ApproximateOptions {
   /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
   nlist?: number;
   /**
-   * Lists probed per query (IVF). Unset: the owner tunes it on the index's own vectors (VectorIndex picks the
-   * fewest probes that keep the exact shortlist); 16 until then.
+   * Lists probed per query (IVF). Unset: tuned on the index's own vectors by its owner (`VectorIndex.tuneProbes`:
+   * the fewest probes whose searches keep the owner's measure of recall); 16 until then.
    */
   nprobe?: number;
   /** Candidate list size per query (HNSW). */
@@ -45,9 +45,7 @@ export interface PersistedApproximate {
   labels: number[];
   /** Ids whose latest version is not in the FAISS file yet. */
   dirty: string[];
-  /** Whether nprobe was tuned on this index's vectors. */
-  tuned?: boolean;
-  /** Rows the index held when its probes were tuned. */
+  /** Rows the index held when its probes were tuned (0 or absent: not tuned). */
   tunedRows?: number;
 }
 
@@ -65,8 +63,7 @@ export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
  * drop ids that are no longer in the store.
  */
 export class ApproximateIndex {
-  /** Whether nprobe was tuned on this index's vectors, and on how many rows (kept in snapshots). */
-  tuned = false;
+  /** Rows the index held when its probes were tuned on its own vectors (0: not tuned; kept in snapshots). */
   tunedRows = 0;
   /**
    * The store row of each label (-1: none) and the label of each row (0: none; labels start at 1), kept current as
@@ -332,7 +329,6 @@ export class ApproximateIndex {
       description: this.description,
       nlist: this.options.nlist ?? 0,
       nprobe: this.options.nprobe ?? 0,
-      tuned: this.tuned,
       tunedRows: this.tunedRows,
       nextLabel: this.nextLabel,
       labels,
@@ -352,8 +348,7 @@ export class ApproximateIndex {
     const faiss = await addon.readIndex(file);
     const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
-    index.tuned = state.tuned === true && options.nprobe === undefined;
-    index.tunedRows = state.tunedRows ?? 0;
+    index.tunedRows = options.nprobe === undefined ? state.tunedRows ?? 0 : 0;
     index.labelRow = new Int32Array(state.nextLabel + 1).fill(-1);
     index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {

@@ -14,8 +14,8 @@ function descendingBits(score: number): number {
 
 /**
  * Positions of `scores`, best first, ties by `tieKey` ascending (ids: an order that does not depend on where rows
- * sit). Sorts numbers (score bits above position) without a comparator: a shortlist of 1,600 in a few hundredths of
- * a millisecond, where a comparator sort took several tenths.
+ * sit). Sorts numbers (score bits above position) without a comparator: in a 1M-document CPU profile both of a
+ * similar query's rankings (1,600 and 800 scores) took ~0.1 ms together.
  */
 export function rankDescending(scores: Float32Array, tieKey: (position: number) => string): Uint32Array {
   const n = scores.length;

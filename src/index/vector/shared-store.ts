@@ -147,7 +147,7 @@ export class SharedVectorStore {
     const f32 = this.f32();
     const { dim, stride } = this.layout;
     const base = this.layout.vectorsBase >> 2;
-    // a loop, not a view and a set per row: 800 rows of 64 floats in ~0.05 ms instead of ~0.4
+    // a loop, not a view and a set per row (the time is the rows' cache misses either way)
     for (let i = 0, at = 0; i < rows.length; i++) {
       const start = base + rows[i]! * stride;
       for (let j = 0; j < dim; j++) out[at++] = f32[start + j]!;

@@ -1,4 +1,5 @@
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
+import type { TermsFile } from './snapshot';
 
 /** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the arrays. */
 const MAX_GARBAGE_SHARE = 0.5;
@@ -112,6 +113,20 @@ export class SparseRows {
       offsets[i + 1] = at;
     }
     return { packed: { offsets, ids: termIds, weights }, present };
+  }
+
+  /** The vectors of `rows` as a terms file holds them: row i of it for `rows[i]`, empty and marked absent where none. */
+  packFile(rows: ArrayLike<number>): TermsFile {
+    const { packed, present } = this.pack(rows);
+    const flags = new Uint8Array(rows.length);
+    for (const at of present) flags[at] = 1;
+    if (present.length === rows.length) return { packed, present: flags };
+    const offsets = new Uint32Array(rows.length + 1);
+    for (let i = 0, next = 0; i < rows.length; i++) {
+      const length = flags[i] ? packed.offsets[next + 1]! - packed.offsets[next++]! : 0;
+      offsets[i + 1] = offsets[i]! + length;
+    }
+    return { packed: { offsets, ids: packed.ids, weights: packed.weights }, present: flags };
   }
 
   private reserveRow(row: number): void {

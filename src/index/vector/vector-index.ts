@@ -53,17 +53,6 @@ export interface VectorIndexOptions {
   batchScans?: boolean;
 }
 
-/** Packed rows placed at `present` among `rows` rows, empty rows elsewhere. */
-function spread(packed: PackedSparse, present: readonly number[], rows: number): PackedSparse {
-  const offsets = new Uint32Array(rows + 1);
-  let next = 0;
-  for (let row = 0; row < rows; row++) {
-    const length = present[next] === row ? packed.offsets[next + 1]! - packed.offsets[next++]! : 0;
-    offsets[row + 1] = offsets[row]! + length;
-  }
-  return { offsets, ids: packed.ids, weights: packed.weights };
-}
-
 /** Hits with what a second stage reads of each: its vector (dim floats per hit) and its terms, in hit order. */
 export interface Candidates {
   hits: Hit[];
@@ -183,6 +172,18 @@ export class VectorIndex {
     return this.store.ids();
   }
 
+  /** Up to `n` ids spread evenly over the rows (a sample without walking every id). */
+  sampleIds(n: number): string[] {
+    const { count } = this.store;
+    const ids = new Set<string>();
+    for (let i = 0; i < n && count > 0; i++) {
+      const row = Math.floor((i + 0.5) * count / n);
+      const id = this.store.isAlive(row) ? this.store.idOf(row) : undefined;
+      if (id !== undefined) ids.add(id);
+    }
+    return [...ids];
+  }
+
   /** A copy of the stored (normalised) vector. */
   vectorOf(id: string): Float32Array | undefined {
     return this.store.vectorOf(id);
@@ -300,7 +301,7 @@ export class VectorIndex {
   get untunedProbes(): boolean {
     const approx = this.approx;
     if (!approx || approx.nlist === undefined || this.approxOptions?.nprobe !== undefined) return false;
-    return !approx.tuned || this.store.size > RETUNE_GROWTH * approx.tunedRows;
+    return approx.tunedRows === 0 || this.store.size > RETUNE_GROWTH * approx.tunedRows;
   }
 
   /**
@@ -321,8 +322,7 @@ export class VectorIndex {
     }
     if (this.approx !== approx) return tried;
     approx.setSearchParams({ nprobe: tried[tried.length - 1]!.nprobe });
-    approx.tuned = true;
-    approx.tunedRows = this.store.size;
+    approx.tunedRows = Math.max(1, this.store.size);
     // a snapshot taken before lacks the tuned probes: counted as a change worth saving
     this.approximateBuilds++;
     return tried;
@@ -480,12 +480,7 @@ export class VectorIndex {
       let annState: PersistedApproximate | undefined;
       let terms: TermsFile | undefined;
       await writeSnapshot(this.store, file, meta, (ids, rows) => {
-        if (this.terms) {
-          const { packed, present } = this.terms.pack(rows);
-          const flags = new Uint8Array(rows.length);
-          for (const at of present) flags[at] = 1;
-          terms = { packed: present.length === rows.length ? packed : spread(packed, present, rows.length), present: flags };
-        }
+        terms = this.terms?.packFile(rows);
         if (!approx) return {};
         annFile = `${path.basename(file)}.ann-${Date.now().toString(36)}.faiss`;
         annState = approx.persistedState(ids);
