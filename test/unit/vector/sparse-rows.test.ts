@@ -65,14 +65,11 @@ describe('SparseRows (second-stage terms by store row)', () => {
       reference.set(row, vector);
     }
     const all = Array.from({ length: 300 }, (_, row) => row);
-    const { packed, present } = original.pack(all);
-    const flags = new Uint8Array(300);
-    for (const at of present) flags[at] = 1;
-    // row i of a snapshot is row i of the packed vectors: absent rows as empty ones
-    const offsets = new Uint32Array(301);
-    let at = 0;
-    for (let row = 0; row < 300; row++) offsets[row + 1] = offsets[row]! + (flags[row] ? packed.offsets[at + 1]! - packed.offsets[at++]! : 0);
-    const restored = SparseRows.fromPacked({ offsets, ids: packed.ids, weights: packed.weights }, flags);
+    // row i of a terms file is row i of the snapshot: absent rows as empty ones, marked absent
+    const file = original.packFile(all);
+    assert.equal(file.packed.offsets.length, 301);
+    assert.deepEqual(Array.from(file.present), all.map((row) => (row % 7 === 3 ? 0 : 1)));
+    const restored = SparseRows.fromPacked(file.packed, file.present);
     assertSameRows(restored, new Map([...reference].sort((a, b) => a[0] - b[0])));
     for (let i = 0; i < 500; i++) {
       const row = Math.floor(next() * 400);
