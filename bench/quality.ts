@@ -84,7 +84,7 @@ function denseTopK(rows: Float32Array, dim: number, query: Float32Array, k: numb
 /** Plain TF-IDF cosine baseline: unstemmed words, sublinear tf, idf, min df 2, exact via an inverted index. */
 export class TfidfBaselineRanker implements Ranker {
   readonly name = 'TF-IDF cosine (baseline)';
-  private stats: TermStatistics = { terms: [], termIndex: new Map(), idf: new Float32Array(0) };
+  private stats: TermStatistics = { vocabulary: new Map(), idf: new Float32Array(0) };
   private ids: string[] = [];
   private postingRows: Uint32Array[] = [];
   private postingWeights: Float32Array[] = [];
@@ -94,9 +94,9 @@ export class TfidfBaselineRanker implements Ranker {
     const df = new Map<string, number>();
     for (const d of docs) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
     const terms = [...df].filter(([, n]) => n >= 2).map(([t]) => t);
-    const termIndex = new Map(terms.map((t, i) => [t, i] as const));
+    const vocabulary = new Map(terms.map((t, i) => [t, i] as const));
     const idf = Float32Array.from(terms, (t) => Math.log((1 + docs.length) / (1 + df.get(t)!)) + 1);
-    this.stats = { terms, termIndex, idf };
+    this.stats = { vocabulary, idf };
     this.ids = corpus.map((d) => d.id);
     const vectors = docs.map((d) => tfidfVector(this.stats, d));
     const counts = new Uint32Array(terms.length);

@@ -3,6 +3,7 @@ import { contentId } from './serialize';
 import { tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
 import { analyze, mainLanguage, UNDETERMINED } from '../text';
+import { Vocabulary } from './vocabulary';
 import { WORD_VECTOR_DIM } from './word-vectors';
 
 export interface FitOptions {
@@ -28,7 +29,7 @@ export function wordVectorModel(): WordVectorModel {
   return { kind: 'word-vectors', id: contentId('word-vectors', [`a=${WORD_VECTOR_SIF_A}`]), dim: WORD_VECTOR_DIM, sifA: WORD_VECTOR_SIF_A };
 }
 
-function vocabulary(docs: readonly string[][], minDf: number, maxTerms: number): TermStatistics {
+function vocabulary(docs: readonly string[][], minDf: number, maxTerms: number): TermStatistics & { terms: string[] } {
   const df = new Map<string, number>();
   for (const tokens of docs) for (const t of new Set(tokens)) df.set(t, (df.get(t) ?? 0) + 1);
   const kept = [...df].filter(([, n]) => n >= minDf);
@@ -37,9 +38,7 @@ function vocabulary(docs: readonly string[][], minDf: number, maxTerms: number):
   const n = docs.length;
   const terms = chosen.map(([t]) => t);
   const idf = Float32Array.from(chosen, ([, d]) => Math.log((1 + n) / (1 + d)) + 1);
-  const termIndex = new Map<string, number>();
-  terms.forEach((t, i) => termIndex.set(t, i));
-  return { terms, termIndex, idf };
+  return { terms, vocabulary: new Map(terms.map((t, i) => [t, i] as const)), idf };
 }
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
@@ -60,7 +59,7 @@ function tfidfMatrix(stats: TermStatistics, docs: readonly string[][]): CsrMatri
     colIndex.set(r.ids, rowStart[i]!);
     values.set(r.weights, rowStart[i]!);
   });
-  return { rows: rows.length, cols: stats.terms.length, rowStart, colIndex, values };
+  return { rows: rows.length, cols: stats.vocabulary.size, rowStart, colIndex, values };
 }
 
 /** Share of a small corpus that must be English for the (English) word vectors to serve it. */
@@ -104,5 +103,8 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
     for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale;
   }
   const id = contentId('lsa', [language, stats.terms.join('\n'), stats.idf, projection]);
-  return { kind: 'lsa', id, dim, ...stats, projection, singularValues, fittedDocs, language: language || UNDETERMINED };
+  return {
+    kind: 'lsa', id, dim, vocabulary: Vocabulary.build(stats.terms), idf: stats.idf, projection, singularValues, fittedDocs,
+    language: language || UNDETERMINED,
+  };
 }

@@ -1,7 +1,8 @@
 import type { TermStatistics } from './sparse';
+import type { Vocabulary } from './vocabulary';
 
 /** Bumped whenever the serialised layout or the meaning of a model's numbers changes. */
-export const MODEL_FORMAT_VERSION = 2;
+export const MODEL_FORMAT_VERSION = 3;
 
 /** Below this many documents a key uses the corpus-independent word-vector model (see docs/decisions/embedding.md). */
 export const MIN_DOCS_FOR_CORPUS_MODEL = 300;
@@ -41,6 +42,7 @@ export interface LsaModel extends TermStatistics {
   readonly kind: 'lsa';
   readonly id: string;
   readonly dim: number;
+  readonly vocabulary: Vocabulary;
   /** terms × dim, row-major */
   readonly projection: Float32Array;
   readonly singularValues: Float32Array;

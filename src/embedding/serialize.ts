@@ -1,20 +1,41 @@
 import crypto from 'node:crypto';
 import { MODEL_FORMAT_VERSION, type EmbeddingModel, type LsaModel } from './model';
+import { Vocabulary } from './vocabulary';
 
 /**
  * A model as bytes: what is persisted and shipped to workers. Built on a SharedArrayBuffer, so posting it to a
  * worker shares the memory instead of copying tens of MB per task.
  *
  * Layout: "KEMB" | u32 format version | u32 header length | header JSON (utf8) | pad to 8 | typed arrays in header order.
+ * Version 3 holds the vocabulary as arrays (`Vocabulary`: read in place by every thread); version 2, still read,
+ * held its terms as UTF-8 joined by '\n', from which each thread decoding it builds a vocabulary of its own.
  */
 export type SerializedModel = Uint8Array;
 
 const MAGIC = 'KEMB';
 
-interface ArrayEntry {
-  name: 'idf' | 'projection' | 'singularValues';
-  length: number;
+type ArrayType = 'f32' | 'u32' | 'u16';
+type ModelArray = Float32Array<ArrayBufferLike> | Uint32Array<ArrayBufferLike> | Uint16Array<ArrayBufferLike>;
+
+function arrayOn(type: ArrayType, buffer: ArrayBufferLike, byteOffset: number, length: number): ModelArray {
+  switch (type) {
+    case 'f32': return new Float32Array(buffer, byteOffset, length);
+    case 'u32': return new Uint32Array(buffer, byteOffset, length);
+    case 'u16': return new Uint16Array(buffer, byteOffset, length);
+  }
 }
+
+const BYTES_PER_ELEMENT: Record<ArrayType, number> = { f32: 4, u32: 4, u16: 2 };
+
+interface ArrayEntry {
+  name: 'idf' | 'projection' | 'singularValues' | 'termChars' | 'termStarts' | 'termSlots';
+  length: number;
+  /** absent: f32 (version 2) */
+  type?: ArrayType;
+}
+
+/** Versions this build reads. */
+const READABLE_VERSIONS = new Set([2, MODEL_FORMAT_VERSION]);
 
 interface Header {
   kind: EmbeddingModel['kind'];
@@ -40,25 +61,23 @@ export function contentId(kind: string, parts: ReadonlyArray<ArrayBufferView | s
 
 export function serializeModel(model: EmbeddingModel): SerializedModel {
   const header: Header = { kind: model.kind, id: model.id, dim: model.dim, arrays: [] };
-  let termsBytes: Buffer | undefined;
-  const arrays: Float32Array[] = [];
+  const arrays: ModelArray[] = [];
   if (model.kind === 'word-vectors') {
     header.sifA = model.sifA;
   } else {
-    termsBytes = Buffer.from(model.terms.join('\n'), 'utf8');
     header.fittedDocs = model.fittedDocs;
     header.language = model.language;
-    header.terms = model.terms.length;
-    header.termsBytes = termsBytes.length;
-    for (const name of ['idf', 'projection', 'singularValues'] as const) {
-      header.arrays.push({ name, length: model[name].length });
-      arrays.push(model[name]);
+    header.terms = model.vocabulary.size;
+    const { chars, starts, slots } = model.vocabulary.arrays;
+    const named = [['idf', model.idf, 'f32'], ['projection', model.projection, 'f32'], ['singularValues', model.singularValues, 'f32'],
+      ['termChars', chars, 'u16'], ['termStarts', starts, 'u32'], ['termSlots', slots, 'u32']] as const;
+    for (const [name, array, type] of named) {
+      header.arrays.push({ name, length: array.length, type });
+      arrays.push(array);
     }
   }
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   let size = align8(12 + headerBytes.length);
-  const termsOffset = size;
-  if (termsBytes) size = align8(size + termsBytes.length);
   const arrayOffsets = arrays.map((a) => {
     const at = size;
     size = align8(size + a.byteLength);
@@ -70,7 +89,6 @@ export function serializeModel(model: EmbeddingModel): SerializedModel {
   view.setUint32(4, MODEL_FORMAT_VERSION, true);
   view.setUint32(8, headerBytes.length, true);
   out.set(headerBytes, 12);
-  if (termsBytes) out.set(termsBytes, termsOffset);
   arrays.forEach((a, i) => out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), arrayOffsets[i]!));
   return out;
 }
@@ -104,7 +122,7 @@ function readHeader(bytes: SerializedModel): { header: Header; version: number; 
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
-  if (version !== MODEL_FORMAT_VERSION) throw new Error(`embedding model format ${version} is not supported (expected ${MODEL_FORMAT_VERSION})`);
+  if (!READABLE_VERSIONS.has(version)) throw new Error(`embedding model format ${version} is not supported (expected ${MODEL_FORMAT_VERSION})`);
   const headerLength = view.getUint32(8, true);
   const parsed: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + 12, headerLength).toString('utf8'));
   if (!isHeader(parsed)) throw new Error('corrupt embedding model header');
@@ -118,31 +136,36 @@ export function deserializeModel(bytes: SerializedModel): EmbeddingModel {
     return { kind: 'word-vectors', id: header.id, dim: header.dim, sifA: header.sifA ?? 1e-3 };
   }
   let at = align8(headerEnd);
+  // Version 2: the terms as UTF-8 before the arrays.
   const termsBytes = header.termsBytes ?? 0;
-  const terms = termsBytes > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset + at, termsBytes).toString('utf8').split('\n') : [];
-  if (terms.length !== (header.terms ?? 0)) throw new Error('corrupt embedding model vocabulary');
+  const terms = termsBytes > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset + at, termsBytes).toString('utf8').split('\n') : undefined;
   at = align8(at + termsBytes);
-  const arrays = new Map<string, Float32Array>();
+  const arrays = new Map<ArrayEntry['name'], ModelArray>();
   for (const entry of header.arrays) {
-    const byteLength = entry.length * 4;
+    const type = entry.type ?? 'f32';
+    const byteLength = entry.length * BYTES_PER_ELEMENT[type];
     if (at + byteLength > bytes.byteLength) throw new Error('truncated embedding model');
     const offset = bytes.byteOffset + at;
-    const arr = offset % 4 === 0
-      ? new Float32Array(bytes.buffer, offset, entry.length)
-      : new Float32Array(new Uint8Array(bytes.subarray(at, at + byteLength)).buffer); // copy (Buffer#slice would not)
-    arrays.set(entry.name, arr);
+    arrays.set(entry.name, offset % BYTES_PER_ELEMENT[type] === 0
+      ? arrayOn(type, bytes.buffer, offset, entry.length)
+      : arrayOn(type, new Uint8Array(bytes.subarray(at, at + byteLength)).buffer, 0, entry.length)); // copy (Buffer#slice would not)
     at = align8(at + byteLength);
   }
   const idf = arrays.get('idf');
   const projection = arrays.get('projection');
   const singularValues = arrays.get('singularValues');
-  if (!idf || !projection || !singularValues || idf.length !== terms.length || projection.length !== terms.length * header.dim) {
+  const chars = arrays.get('termChars');
+  const starts = arrays.get('termStarts');
+  const slots = arrays.get('termSlots');
+  const vocabulary = terms ? Vocabulary.build(terms, false)
+    : chars instanceof Uint16Array && starts instanceof Uint32Array && slots instanceof Uint32Array ? new Vocabulary({ chars, starts, slots }) : undefined;
+  const size = header.terms ?? 0;
+  if (!(idf instanceof Float32Array) || !(projection instanceof Float32Array) || !(singularValues instanceof Float32Array) || !vocabulary
+    || vocabulary.size !== size || idf.length !== size || projection.length !== size * header.dim) {
     throw new Error('corrupt embedding model arrays');
   }
-  const termIndex = new Map<string, number>();
-  terms.forEach((t, i) => termIndex.set(t, i));
   const model: LsaModel = {
-    kind: 'lsa', id: header.id, dim: header.dim, terms, termIndex, idf, projection, singularValues,
+    kind: 'lsa', id: header.id, dim: header.dim, vocabulary, idf, projection, singularValues,
     fittedDocs: header.fittedDocs ?? 0, language: header.language ?? 'und',
   };
   return model;

@@ -1,4 +1,5 @@
 import { analyze, countTerms } from '../text';
+import type { TermLookup } from './vocabulary';
 
 /** A sparse, L2-normalised TF-IDF vector: term ids ascending, with their weights. */
 export interface SparseVector {
@@ -8,8 +9,8 @@ export interface SparseVector {
 
 /** Vocabulary + idf: the corpus statistics every corpus-fitted model shares. */
 export interface TermStatistics {
-  readonly terms: readonly string[];
-  readonly termIndex: ReadonlyMap<string, number>;
+  readonly vocabulary: TermLookup;
+  /** by term id */
   readonly idf: Float32Array;
 }
 
@@ -19,7 +20,7 @@ export const EMPTY_SPARSE: SparseVector = { ids: new Uint32Array(0), weights: ne
 export function tfidfVector(stats: TermStatistics, tokens: readonly string[]): SparseVector {
   const pairs: Array<[number, number]> = [];
   for (const [term, count] of countTerms(tokens)) {
-    const id = stats.termIndex.get(term);
+    const id = stats.vocabulary.get(term);
     if (id !== undefined) pairs.push([id, (1 + Math.log(count)) * stats.idf[id]!]);
   }
   if (pairs.length === 0) return EMPTY_SPARSE;

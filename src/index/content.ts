@@ -590,17 +590,17 @@ export class TenantContent {
       };
       const exact: string[][] = [];
       for (const doc of docs) exact.push((await ask(doc, { exact: true })).map((h) => h.id));
-      const tried = await index.tuneProbes(async (nprobe) => {
+      const { chosen, tried } = await index.tuneProbes(async (trial) => {
         let kept = 0;
         let total = 0;
         for (let i = 0; i < docs.length; i++) {
-          const got = new Set((await ask(docs[i]!, { nprobe })).map((h) => h.id));
+          const got = new Set((await ask(docs[i]!, trial)).map((h) => h.id));
           kept += exact[i]!.filter((id) => got.has(id)).length;
           total += exact[i]!.length;
         }
         return total === 0 ? 1 : kept / total;
       }, TUNE_RECALL);
-      this.logger.info({ tenant: this.store.tenant, documents: index.size, tried }, 'approximate search probes tuned');
+      this.logger.info({ tenant: this.store.tenant, documents: index.size, chosen, tried }, 'approximate search probes tuned');
     };
     this.tuning = tune().catch((error: unknown) => {
       this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');

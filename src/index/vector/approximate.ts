@@ -47,6 +47,8 @@ export interface PersistedApproximate {
   dirty: string[];
   /** Rows the index held when its probes were tuned (0 or absent: not tuned). */
   tunedRows?: number;
+  /** The shortlist tuned with the probes, in hits wanted (absent: the default). */
+  overfetch?: number;
 }
 
 export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
@@ -65,6 +67,8 @@ export function isPersistedApproximate(v: unknown): v is PersistedApproximate {
 export class ApproximateIndex {
   /** Rows the index held when its probes were tuned on its own vectors (0: not tuned; kept in snapshots). */
   tunedRows = 0;
+  /** The shortlist of a quantized index, in hits wanted, tuned with the probes (undefined: the searcher's default). */
+  overfetch: number | undefined;
   /**
    * The store row of each label (-1: none) and the label of each row (0: none; labels start at 1), kept current as
    * compaction moves rows: a search turns labels into rows without a lookup by id.
@@ -330,6 +334,7 @@ export class ApproximateIndex {
       nlist: this.options.nlist ?? 0,
       nprobe: this.options.nprobe ?? 0,
       tunedRows: this.tunedRows,
+      ...(this.overfetch !== undefined ? { overfetch: this.overfetch } : {}),
       nextLabel: this.nextLabel,
       labels,
       dirty: Array.from(this.dirty).filter((id) => this.store.rowOf(id) !== undefined),
@@ -349,6 +354,7 @@ export class ApproximateIndex {
     const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
     index.tunedRows = options.nprobe === undefined ? state.tunedRows ?? 0 : 0;
+    if (index.tunedRows > 0) index.overfetch = state.overfetch;
     index.labelRow = new Int32Array(state.nextLabel + 1).fill(-1);
     index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {

@@ -17,8 +17,12 @@ const APPROX_REBUILD_GROWTH = 4;
 const TUNE_MIN_PROBES = 4;
 /** Probes are tuned again once the rows pass this many times the rows they were tuned on. */
 const RETUNE_GROWTH = 1.5;
-/** A quantized approximate index shortlists this many times the hits wanted (at least RESCORE_MIN_EXTRA more), re-scored exactly. */
+/**
+ * A quantized approximate index shortlists this many times the hits wanted (at least RESCORE_MIN_EXTRA more),
+ * re-scored exactly; probe tuning tries the smaller TUNE_OVERFETCH too, smallest first.
+ */
 const RESCORE_OVERFETCH = 2;
+const TUNE_OVERFETCH = [1.25, 1.5];
 const RESCORE_MIN_EXTRA = 20;
 
 export type { Hit } from './approximate';
@@ -69,6 +73,14 @@ export interface SearchOptions {
   exact?: boolean;
   /** Lists the approximate index probes for this search (probe tuning). */
   nprobe?: number;
+  /** Shortlist of a quantized approximate index, in hits wanted, for this search (probe tuning). */
+  overfetch?: number;
+}
+
+/** How an approximate search is made: lists probed, and the shortlist re-scored exactly (in hits wanted). */
+export interface ApproximateTrial {
+  nprobe: number;
+  overfetch: number;
 }
 
 
@@ -306,26 +318,42 @@ export class VectorIndex {
 
   /**
    * Tunes the serving approximate index's probes: the fewest lists (4, 8, 16, … up to all) at which `recallAt`
-   * (searches made with `{ nprobe }`, compared with exact ones by the caller) reaches `target`. How many that takes
-   * depends on the vectors: generated texts of 2,000 topics kept 0.975 of the answers at 4 probes of 1,000 lists,
-   * real texts (82k Debian + 20NG) 0.86 at 16 of 224 and 0.96 at 64 (bench:scale).
+   * (searches made with those options, compared with exact ones by the caller) reaches `target`; then, for
+   * quantized codes, the shortest shortlist that still does at those lists. How many lists that takes depends on
+   * the vectors: generated texts of 2,000 topics kept 0.975 of the answers at 4 probes of 1,000 lists, real texts
+   * (82k Debian + 20NG) 0.86 at 16 of 224 and 0.96 at 64 (bench:scale). The shortlist of 800 candidates costs its
+   * re-scoring (1M generated, 4 probes: 0.975 kept with 1.25, 1.5 or 2 times the candidates).
    */
-  async tuneProbes(recallAt: (nprobe: number) => Promise<number>, target: number): Promise<Array<{ nprobe: number; recall: number }>> {
+  async tuneProbes(recallAt: (trial: ApproximateTrial) => Promise<number>, target: number): Promise<{ chosen?: ApproximateTrial; tried: Array<ApproximateTrial & { recall: number }> }> {
     const approx = this.approx;
     const nlist = approx?.nlist;
-    if (!approx || nlist === undefined) return [];
-    const tried: Array<{ nprobe: number; recall: number }> = [];
-    for (let nprobe = Math.min(nlist, TUNE_MIN_PROBES); ; nprobe = Math.min(nlist, nprobe * 2)) {
-      const recall = await recallAt(nprobe);
-      tried.push({ nprobe, recall });
-      if (recall >= target || nprobe >= nlist || this.closed || this.approx !== approx) break;
+    const tried: Array<ApproximateTrial & { recall: number }> = [];
+    if (!approx || nlist === undefined) return { tried };
+    const stale = (): boolean => this.closed || this.approx !== approx;
+    const trial = async (nprobe: number, overfetch: number): Promise<ApproximateTrial & { recall: number }> => {
+      const made = { nprobe, overfetch, recall: await recallAt({ nprobe, overfetch }) };
+      tried.push(made);
+      return made;
+    };
+    let chosen = await trial(Math.min(nlist, TUNE_MIN_PROBES), RESCORE_OVERFETCH);
+    while (chosen.recall < target && chosen.nprobe < nlist && !stale()) chosen = await trial(Math.min(nlist, chosen.nprobe * 2), RESCORE_OVERFETCH);
+    if (approx.quantized && chosen.recall >= target) {
+      for (const overfetch of TUNE_OVERFETCH) {
+        if (stale()) break;
+        const shorter = await trial(chosen.nprobe, overfetch);
+        if (shorter.recall >= target) {
+          chosen = shorter;
+          break;
+        }
+      }
     }
-    if (this.approx !== approx) return tried;
-    approx.setSearchParams({ nprobe: tried[tried.length - 1]!.nprobe });
+    if (stale()) return { tried };
+    approx.setSearchParams({ nprobe: chosen.nprobe });
+    approx.overfetch = chosen.overfetch;
     approx.tunedRows = Math.max(1, this.store.size);
     // a snapshot taken before lacks the tuned probes: counted as a change worth saving
     this.approximateBuilds++;
-    return tried;
+    return { chosen: { nprobe: chosen.nprobe, overfetch: chosen.overfetch }, tried };
   }
 
   /** Changes how exact scans run: shards (at most the constructor's), the local-scan threshold, batching. */
@@ -386,14 +414,14 @@ export class VectorIndex {
       return this.exact.scoreDirect(q, k, allow, exclude);
     }
     if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') {
-      const hits = await this.searchApproximate(q, k, allow, exclude, opts.nprobe);
+      const hits = await this.searchApproximate(q, k, allow, exclude, opts);
       if (hits) return hits;
     }
     return this.exact.search(q, k, allow, exclude);
   }
 
   private async searchApproximate(
-    q: Float32Array, k: number, allow: ReadonlySet<string> | undefined, exclude: ReadonlySet<string> | undefined, nprobe?: number,
+    q: Float32Array, k: number, allow: ReadonlySet<string> | undefined, exclude: ReadonlySet<string> | undefined, trial: Partial<ApproximateTrial>,
   ): Promise<Array<Hit & { row: number }> | undefined> {
     const approx = this.approx as ApproximateIndex;
     // Excluded documents by row: the shortlist is checked without reading its ids' strings.
@@ -407,8 +435,9 @@ export class VectorIndex {
     const excluded = excludedRows.size;
     const wanted = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, k + excluded);
     // Lossy codes (SQ8) only shortlist: fetch more than wanted and re-score the shortlist from the float32 rows.
-    const fetch = approx.quantized ? Math.max(wanted * RESCORE_OVERFETCH, wanted + RESCORE_MIN_EXTRA) : wanted;
-    const shortlist = await approx.search(q, fetch, allow, nprobe);
+    const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
+    const fetch = approx.quantized ? Math.max(Math.ceil(wanted * overfetch), wanted + RESCORE_MIN_EXTRA) : wanted;
+    const shortlist = await approx.search(q, fetch, allow, trial.nprobe);
     const { rows } = shortlist;
     const scores = !approx.quantized ? shortlist.scores
       : this.exact.scoreRows(q, rows) ?? Float32Array.from(rows, (row) => this.store.dotRow(row, q));

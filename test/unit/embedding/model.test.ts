@@ -17,6 +17,25 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** The layout version 2 wrote: header, the terms joined by '\n' in UTF-8, then idf, projection, singular values. */
+function version2Bytes(model: LsaModel): Uint8Array {
+  const terms = Array.from({ length: model.vocabulary.size }, (_, i) => model.vocabulary.term(i));
+  const termsBytes = Buffer.from(terms.join('\n'), 'utf8');
+  const arrays = [model.idf, model.projection, model.singularValues];
+  const header = Buffer.from(JSON.stringify({
+    kind: 'lsa', id: model.id, dim: model.dim, fittedDocs: model.fittedDocs, language: model.language, terms: terms.length,
+    termsBytes: termsBytes.length, arrays: [{ name: 'idf', length: model.idf.length }, { name: 'projection', length: model.projection.length },
+      { name: 'singularValues', length: model.singularValues.length }],
+  }));
+  const pad = (b: Buffer): Buffer => Buffer.concat([b, Buffer.alloc((8 - (b.length % 8)) % 8)]);
+  const prefix = Buffer.alloc(12);
+  prefix.write('KEMB', 0, 'latin1');
+  prefix.writeUInt32LE(2, 4);
+  prefix.writeUInt32LE(header.length, 8);
+  return new Uint8Array(Buffer.concat([pad(Buffer.concat([prefix, header])), pad(termsBytes),
+    ...arrays.map((a) => pad(Buffer.from(a.buffer, a.byteOffset, a.byteLength)))]));
+}
+
 describe('embedding/lsa model', () => {
   const corpus = syntheticCorpus(40); // 120 documents: below the corpus-model threshold
   const texts = corpus.map((d) => d.text);
@@ -28,7 +47,7 @@ describe('embedding/lsa model', () => {
 
   it('has the dimension asked for, or the corpus rank when that is smaller', () => {
     assert.equal(model.dim, 16);
-    assert.equal(model.projection.length, model.terms.length * 16);
+    assert.equal(model.projection.length, model.vocabulary.size * 16);
     const tiny = fitLsa(texts.slice(0, 6), { dim: 16, minDf: 1 });
     assert.equal(tiny.dim, 6);
     assert.equal(embedText(tiny, texts[0]!).vector.length, 6);
@@ -76,13 +95,19 @@ describe('embedding/lsa model', () => {
     const bytes = serializeModel(model);
     assert.ok(bytes.buffer instanceof SharedArrayBuffer);
     const info = modelInfo(bytes);
-    assert.deepEqual({ kind: info.kind, id: info.id, dim: info.dim, version: info.version }, { kind: 'lsa', id: model.id, dim: 16, version: 2 });
+    assert.deepEqual({ kind: info.kind, id: info.id, dim: info.dim, version: info.version }, { kind: 'lsa', id: model.id, dim: 16, version: 3 });
     const back = deserializeModel(bytes);
     assert.equal(back.kind, 'lsa');
     for (const t of texts.slice(0, 10)) assert.deepEqual(embedText(back, t).vector, embedText(model, t).vector);
     // a copy in an ordinary (unaligned) buffer decodes too
     const copy = Buffer.concat([Buffer.from([0]), Buffer.from(bytes)]).subarray(1);
     assert.deepEqual(embedText(deserializeModel(copy), texts[0]!).vector, embedText(model, texts[0]!).vector);
+  });
+
+  it('reads a version-2 model (its terms as UTF-8) with identical embeddings', () => {
+    const back = deserializeModel(version2Bytes(model));
+    assert.equal(modelInfo(version2Bytes(model)).version, 2);
+    for (const t of texts.slice(0, 10)) assert.deepEqual(embedText(back, t).vector, embedText(model, t).vector);
   });
 
   it('rejects corrupt or foreign bytes', () => {

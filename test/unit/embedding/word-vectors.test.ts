@@ -30,7 +30,7 @@ describe('embedding/word-vector model', function () {
 
   it('lives in shared memory that another thread adopts without a copy', () => {
     assert.ok(wv.vectors.buffer instanceof SharedArrayBuffer);
-    assert.ok(wv.shared.words.buffer instanceof SharedArrayBuffer);
+    assert.ok(wv.shared.words.chars.buffer instanceof SharedArrayBuffer);
     // Another cache path, so the memo of this thread does not answer: what a second worker thread does.
     const adopted = loadWordVectors('/nonexistent/adopted-from-another-thread.bin', wv.shared);
     assert.ok(adopted.vectors.buffer === wv.vectors.buffer, 'the same memory, not a copy');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VectorIndex } from '../../../src/index/vector';
+import { VectorIndex, type ApproximateTrial } from '../../../src/index/vector';
 import { randomUnit, referenceTopK, rng } from './helpers';
 
 /** Clustered data (where IVF does well): 50 centres, points = centre + small noise. */
@@ -201,30 +201,39 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     index.onUntunedProbes = () => told++;
     assert.equal(index.untunedProbes, true);
     const queries = [...data.values()].filter((_, i) => i % 500 === 7).map(normalisedCopy);
-    const recallAt = async (nprobe: number): Promise<number> => {
+    const recallOf = async (searcher: VectorIndex, trial: Partial<ApproximateTrial>): Promise<number> => {
       let kept = 0;
       for (const q of queries) {
-        const exact = await index.search(q, 50, { exact: true });
-        const got = new Set((await index.search(q, 50, { nprobe })).map((h) => h.id));
+        const exact = await searcher.search(q, 50, { exact: true });
+        const got = new Set((await searcher.search(q, 50, trial)).map((h) => h.id));
         kept += exact.filter((h) => got.has(h.id)).length;
       }
       return kept / (50 * queries.length);
     };
-    const tried = await index.tuneProbes(recallAt, 0.99);
+    const { chosen, tried } = await index.tuneProbes((trial) => recallOf(index, trial), 0.99);
     const lists = index.approximateLists as number;
     const doubling = [4];
     while (doubling[doubling.length - 1]! < lists) doubling.push(Math.min(lists, 2 * doubling[doubling.length - 1]!));
-    assert.ok(tried.length > 1, 'fewer than all lists missed some rows');
-    assert.deepEqual(tried.map((t) => t.nprobe), doubling.slice(0, tried.length), 'doubling from 4 up to every list');
-    const chosen = tried[tried.length - 1]!;
-    assert.ok(chosen.recall >= 0.99 || chosen.nprobe === index.approximateLists);
-    assert.ok(tried.slice(0, -1).every((t) => t.recall < 0.99), 'no fewer probes reached it');
-    assert.equal(await recallAt(chosen.nprobe), chosen.recall, 'searches probe the chosen lists');
+    const probing = tried.filter((t) => t.overfetch === 2);
+    assert.ok(probing.length > 1, 'fewer than all lists missed some rows');
+    assert.deepEqual(probing.map((t) => t.nprobe), doubling.slice(0, probing.length), 'doubling from 4 up to every list, at the full shortlist');
+    const lastProbing = probing[probing.length - 1]!;
+    assert.ok(lastProbing.recall >= 0.99, 'reached with fewer lists than all');
+    assert.ok(probing.slice(0, -1).every((t) => t.recall < 0.99), 'no fewer probes reached it');
+    // Then, at those lists, shorter shortlists (the codes are 8-bit: re-scored), smallest first, until one keeps the recall.
+    const shorter = tried.slice(probing.length);
+    assert.deepEqual(shorter.map((t) => t.overfetch), [1.25, 1.5].slice(0, shorter.length));
+    assert.ok(shorter.every((t) => t.nprobe === lastProbing.nprobe));
+    const expected = shorter.find((t) => t.recall >= 0.99) ?? lastProbing;
+    assert.ok(shorter.slice(0, -1).every((t) => t.recall < 0.99), 'stops at the first shortlist that keeps it');
+    assert.deepEqual(chosen, { nprobe: expected.nprobe, overfetch: expected.overfetch });
+    assert.equal(await recallOf(index, {}), expected.recall, 'searches use the chosen lists and shortlist');
     assert.equal(index.untunedProbes, false);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kvix-tune-')), 'key.kvix');
     await index.snapshot(file);
     const { index: loaded } = await VectorIndex.load(file, { approximate: { minRows: 1000 } });
     assert.equal(loaded.untunedProbes, false, 'tuned probes restored');
+    assert.equal(await recallOf(loaded, {}), expected.recall, 'with their shortlist');
     // Tuned again once the rows pass 1.5 times those it was tuned on.
     for (let i = 0; i < 3000; i++) loaded.upsert(`grown${i}`, randomUnit(dim, next));
     assert.equal(loaded.untunedProbes, false);
