@@ -28,13 +28,24 @@ export const EMBED_BATCH_SIZE = 256;
 
 /** Word-vector tables a worker read, by cache file: later tasks carry them, so every other thread adopts the same memory. */
 const sharedWordVectors = new Map<string, SharedWordVectors>();
+/**
+ * The task reading a table, by cache file: word-vector tasks wait for it and adopt its table. Without the wait a
+ * request arriving while the table was read at start had the other thread read a second copy (136 MB).
+ */
+const readingWordVectors = new Map<string, Promise<unknown>>();
 
-/** Runs an `embed` task with the shared word-vector table, if a thread has read it already. */
+/** Runs an `embed` task with the shared word-vector table, once a thread has read it. */
 async function runEmbed(pool: WorkerPool, model: SerializedModel, texts: readonly string[], withSparse: boolean, options: EmbedOptions): Promise<EmbedTaskResult> {
   const file = options.wordVectorCacheFile ?? defaultWordVectorCacheFile();
+  const readsTable = modelInfo(model).kind === 'word-vectors';
+  if (readsTable && !sharedWordVectors.has(file)) await readingWordVectors.get(file);
   const table = sharedWordVectors.get(file);
   const task: EmbedTask = { model, texts, withSparse, wordVectorCacheFile: file, ...(table ? { wordVectors: table } : {}) };
-  const result = await pool.run<EmbedTaskResult>('embed', task);
+  const running = pool.run<EmbedTaskResult>('embed', task);
+  if (readsTable && !table && !readingWordVectors.has(file)) {
+    readingWordVectors.set(file, running.catch(() => undefined).finally(() => readingWordVectors.delete(file)));
+  }
+  const result = await running;
   if (result.wordVectors && !sharedWordVectors.has(file)) sharedWordVectors.set(file, result.wordVectors);
   return result;
 }

@@ -1,7 +1,10 @@
 import type { EmbeddingModel } from './model';
 import { deserializeModel, modelInfo, type SerializedModel } from './serialize';
 
-/** Per-thread cache of decoded models keyed by model id (decoding builds a vocabulary map: worth keeping). */
+/**
+ * Per-thread cache of decoded models keyed by model id. A format-3 model decodes to views on its shared bytes
+ * (a header parsed); a format-2 one builds its vocabulary, worth keeping.
+ */
 export class ModelCache {
   private readonly entries = new Map<string, EmbeddingModel>();
 

@@ -443,6 +443,7 @@ export class TenantContent {
    * for the refit that waits for it).
    */
   private async applyPending(): Promise<{ refit: Promise<void> | undefined }> {
+    let refit: Promise<void> | undefined;
     while (this.pending.size) {
       const ids = [...this.pending].slice(0, 4096);
       for (const id of ids) this.pending.delete(id);
@@ -452,10 +453,13 @@ export class TenantContent {
         this.dirty = true;
         this.wakeWriters();
       }
+      // Due by size, not once the backlog runs dry: a bulk import that keeps writes waiting never lets it run dry
+      // (1M generated texts stayed on a model fitted on 400 documents until half a million were in).
+      refit ??= this.maybeRefit();
     }
     // A key that has grown well past the documents its probes were tuned on is tuned again.
     if (this.generation.index.untunedProbes) this.tuneProbes(this.generation);
-    return { refit: this.maybeRefit() };
+    return { refit: refit ?? this.maybeRefit() };
   }
 
   /** Brings `ids` in `generation` to what storage holds: embeds those that exist, drops the others. */
