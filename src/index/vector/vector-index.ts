@@ -319,10 +319,10 @@ export class VectorIndex {
   /**
    * Tunes the serving approximate index's probes: the fewest lists (4, 8, 16, … up to all) at which `recallAt`
    * (searches made with those options, compared with exact ones by the caller) reaches `target`; then, for
-   * quantized codes, the shortest shortlist that loses nothing of that recall at those lists. How many lists that takes depends on
-   * the vectors: generated texts of 2,000 topics kept 0.975 of the answers at 4 probes of 1,000 lists, real texts
-   * (82k Debian + 20NG) 0.86 at 16 of 224 and 0.96 at 64 (bench:scale). The shortlist of 800 candidates costs its
-   * re-scoring (1M generated, 4 probes: 0.975 kept with 1.25, 1.5 or 2 times the candidates).
+   * quantized codes, the shortest shortlist that loses nothing of that recall at those lists. How many lists
+   * that takes depends on the vectors: generated texts of 2,000 topics kept 0.975 of the answers at 4 probes of
+   * 1,000 lists, real texts (82k Debian + 20NG) 0.86 at 16 of 224 and 0.96 at 64 (bench:scale). The shortlist
+   * of 800 candidates costs its re-scoring (1M generated, 4 probes: 0.975 kept with 1.25, 1.5 or 2 times).
    */
   async tuneProbes(recallAt: (trial: ApproximateTrial) => Promise<number>, target: number): Promise<{ chosen?: ApproximateTrial; tried: Array<ApproximateTrial & { recall: number }> }> {
     const approx = this.approx;
