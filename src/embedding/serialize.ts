@@ -136,9 +136,10 @@ export function deserializeModel(bytes: SerializedModel): EmbeddingModel {
     return { kind: 'word-vectors', id: header.id, dim: header.dim, sifA: header.sifA ?? 1e-3 };
   }
   let at = align8(headerEnd);
-  // Version 2: the terms as UTF-8 before the arrays.
+  // Version 2: the terms as UTF-8 before the arrays (its header always names their length, 0 for none).
   const termsBytes = header.termsBytes ?? 0;
-  const terms = termsBytes > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset + at, termsBytes).toString('utf8').split('\n') : undefined;
+  const terms = header.termsBytes === undefined ? undefined
+    : termsBytes > 0 ? Buffer.from(bytes.buffer, bytes.byteOffset + at, termsBytes).toString('utf8').split('\n') : [];
   at = align8(at + termsBytes);
   const arrays = new Map<ArrayEntry['name'], ModelArray>();
   for (const entry of header.arrays) {

@@ -59,11 +59,13 @@ export class Vocabulary implements TermLookup {
 
   get(term: string): number | undefined {
     const { slots } = this.arrays;
-    for (let i = hashOf(term) & this.mask; ; i = (i + 1) & this.mask) {
+    // Bounded: a table read from a damaged file may have no empty slot, and a lookup must not spin.
+    for (let n = 0, i = hashOf(term) & this.mask; n < slots.length; n++, i = (i + 1) & this.mask) {
       const slot = slots[i]!;
       if (slot === 0) return undefined;
-      if (this.termIs(slot - 1, term)) return slot - 1;
+      if (slot <= this.size && this.termIs(slot - 1, term)) return slot - 1;
     }
+    return undefined;
   }
 
   term(id: number): string {

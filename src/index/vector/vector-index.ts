@@ -64,23 +64,20 @@ export interface Candidates {
   terms: PackedSparse;
 }
 
-export interface SearchOptions {
+/** How an approximate search is made: lists probed, and the shortlist re-scored exactly (in hits wanted). */
+export interface ApproximateTrial {
+  nprobe: number;
+  overfetch: number;
+}
+
+/** `nprobe` and `overfetch`, when given, override the tuned ones for this search (probe tuning). */
+export interface SearchOptions extends Partial<ApproximateTrial> {
   /** Ids never returned. */
   exclude?: ReadonlySet<string>;
   /** Only these ids (a set) or ids passing this test may be returned. */
   allow?: ReadonlySet<string> | ((id: string) => boolean);
   /** Force the exact scan even when an approximate index is ready. */
   exact?: boolean;
-  /** Lists the approximate index probes for this search (probe tuning). */
-  nprobe?: number;
-  /** Shortlist of a quantized approximate index, in hits wanted, for this search (probe tuning). */
-  overfetch?: number;
-}
-
-/** How an approximate search is made: lists probed, and the shortlist re-scored exactly (in hits wanted). */
-export interface ApproximateTrial {
-  nprobe: number;
-  overfetch: number;
 }
 
 
@@ -322,7 +319,7 @@ export class VectorIndex {
    * quantized codes, the shortest shortlist that loses nothing of that recall at those lists. How many lists
    * that takes depends on the vectors: generated texts of 2,000 topics kept 0.975 of the answers at 4 probes of
    * 1,000 lists, real texts (82k Debian + 20NG) 0.86 at 16 of 224 and 0.96 at 64 (bench:scale). The shortlist
-   * of 800 candidates costs its re-scoring (1M generated, 4 probes: 0.975 kept with 1.25, 1.5 or 2 times).
+   * of 800 candidates costs its re-scoring (a probe, 1M generated, 4 probes: 0.975 kept with 1.25, 1.5 or 2 times).
    */
   async tuneProbes(recallAt: (trial: ApproximateTrial) => Promise<number>, target: number): Promise<{ chosen?: ApproximateTrial; tried: Array<ApproximateTrial & { recall: number }> }> {
     const approx = this.approx;

@@ -3,6 +3,7 @@ import { embedBatch, embedText, isZeroVector } from '../../../src/embedding/embe
 import { fitLsa, fitModel } from '../../../src/embedding/fit';
 import { MIN_DOCS_FOR_CORPUS_MODEL, type LsaModel } from '../../../src/embedding/model';
 import { deserializeModel, modelInfo, serializeModel } from '../../../src/embedding/serialize';
+import { Vocabulary } from '../../../src/embedding/vocabulary';
 import { syntheticCorpus, TOPICS } from './corpus';
 
 function norm(v: Float32Array): number {
@@ -108,6 +109,8 @@ describe('embedding/lsa model', () => {
     const back = deserializeModel(version2Bytes(model));
     assert.equal(modelInfo(version2Bytes(model)).version, 2);
     for (const t of texts.slice(0, 10)) assert.deepEqual(embedText(back, t).vector, embedText(model, t).vector);
+    const empty: LsaModel = { ...model, dim: 1, vocabulary: Vocabulary.build([]), idf: new Float32Array(0), projection: new Float32Array(0), singularValues: new Float32Array(1) };
+    assert.equal((deserializeModel(version2Bytes(empty)) as LsaModel).vocabulary.size, 0, 'a version-2 model without terms reads too');
   });
 
   it('rejects corrupt or foreign bytes', () => {

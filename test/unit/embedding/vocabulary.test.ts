@@ -28,6 +28,13 @@ describe('embedding/vocabulary', () => {
     assert.equal(adopted.get('t-1'), undefined);
   });
 
+  it('answers "unknown" from a damaged table with no empty slot, instead of searching forever', () => {
+    const { chars, starts } = Vocabulary.build(['a', 'b']).arrays;
+    const damaged = new Vocabulary({ chars, starts, slots: Uint32Array.from([1, 2, 9, 1]) });
+    assert.equal(damaged.get('c'), undefined);
+    assert.ok(damaged.get('a') === 0 || damaged.get('a') === undefined);
+  });
+
   it('rejects a table whose slots are not a power of two', () => {
     const { chars, starts } = Vocabulary.build(['a']).arrays;
     assert.throws(() => new Vocabulary({ chars, starts, slots: new Uint32Array(3) }), /corrupt vocabulary/);
