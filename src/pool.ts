@@ -34,6 +34,7 @@ export class WorkerPool {
       maxThreads: this.threads,
       maxQueue: options.maxQueue ?? this.threads * 256,
       idleTimeout: 60_000,
+      atomics: 'async',
     });
   }
 

@@ -494,6 +494,12 @@ export class TenantContent {
     return state === 'ready' && (index?.untunedProbes || this.tuning) ? 'tuning' : state;
   }
 
+  /** Whether indexing work is under way or waiting: a backlog, a refit, an approximate build or its tuning. */
+  get isBusy(): boolean {
+    const approximate = this.approximateState;
+    return this.pending.size > 0 || this.applied < this.told || this.refitting !== undefined || approximate === 'building' || approximate === 'tuning';
+  }
+
   /** Whether a refit is building the next generation now. */
   get isRefitting(): boolean {
     return this.refitting !== undefined;
