@@ -1,3 +1,5 @@
+import { hashOf } from '../text/hash';
+
 /** What embedding needs of a vocabulary: a term's id. A `Map` is one; a `Vocabulary` another. */
 export interface TermLookup {
   get(term: string): number | undefined;
@@ -12,12 +14,6 @@ export interface VocabularyArrays {
   readonly starts: Uint32Array;
   /** Open addressing by hash (a power of two, at least twice the terms): id + 1, 0 when empty. */
   readonly slots: Uint32Array;
-}
-
-function hashOf(term: string): number {
-  let h = 0x811c9dc5; // FNV-1a over UTF-16 code units
-  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /**

@@ -42,8 +42,8 @@ const estimateBytes = (documents: number, dimensions: number): number => documen
 /** How often the memory budget is checked (besides after each key's load). */
 const BUDGET_CHECK_MS = 1000;
 const TRIM_INTERVAL_MS = 10_000;
-/** Pool threads free the buffers of their last tasks when their collector runs, seconds after the work stops. */
-const TRIMS_AFTER_INDEXING = 3;
+/** Idle pool threads free the buffers of their last tasks when V8's memory reducer runs, 30–45 s after the work stops. */
+const TRIMS_AFTER_INDEXING = 6;
 /** Documents read from storage and sent to the keyword worker at once. */
 const REFRESH_BATCH = 1000;
 /** Documents waiting for their keyword and facts refresh beyond which writers wait (as the content index's). */
@@ -489,7 +489,7 @@ export class Indexes {
   /**
    * Indexing allocates and frees large buffers (embedding batches, rows handed between threads, index builds),
    * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import. Handed back once no
-   * key is indexing, at most every TRIM_INTERVAL_MS (a trim walks every arena).
+   * key is indexing, every TRIM_INTERVAL_MS for a minute (a trim walks every arena: ~1 ms).
    */
   private trimAfterIndexing(): void {
     if ([...this.tenants.values()].some((indexes) => indexes.indexing)) {

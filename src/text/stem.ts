@@ -1,4 +1,5 @@
 import { newStemmer, type Stemmer } from 'snowball-stemmers';
+import { StemMemo } from './stem-memo';
 
 /** Snowball stemmers by ISO 639-3 language code (the codes the `stopword` package uses). */
 const SNOWBALL: Readonly<Record<string, string>> = {
@@ -12,7 +13,7 @@ const MEMO_LIMIT = 200_000;
 
 interface MemoStemmer {
   stemmer: Stemmer;
-  memo: Map<string, string>;
+  memo: StemMemo;
 }
 
 const stemmers = new Map<string, MemoStemmer | null>();
@@ -21,7 +22,7 @@ function stemmerFor(language: string): MemoStemmer | null {
   let s = stemmers.get(language);
   if (s === undefined) {
     const algorithm = SNOWBALL[language];
-    s = algorithm ? { stemmer: newStemmer(algorithm), memo: new Map() } : null;
+    s = algorithm ? { stemmer: newStemmer(algorithm), memo: new StemMemo(MEMO_LIMIT) } : null;
     stemmers.set(language, s);
   }
   return s;
@@ -49,7 +50,6 @@ export function stem(word: string, language: string): string {
   let out = s.memo.get(word);
   if (out === undefined) {
     out = s.stemmer.stem(normalise(word, language));
-    if (s.memo.size >= MEMO_LIMIT) s.memo.clear();
     s.memo.set(word, out);
   }
   return out;
