@@ -1,4 +1,4 @@
-import { hashOf } from '../text/hash';
+import { hashOf, stringOfUnits } from '../text/utf16';
 
 /** What embedding needs of a vocabulary: a term's id. A `Map` is one; a `Vocabulary` another. */
 export interface TermLookup {
@@ -66,7 +66,7 @@ export class Vocabulary implements TermLookup {
 
   term(id: number): string {
     const { chars, starts } = this.arrays;
-    return String.fromCharCode(...chars.subarray(starts[id], starts[id + 1]));
+    return stringOfUnits(chars.subarray(starts[id], starts[id + 1]));
   }
 
   private insert(term: string, id: number): void {

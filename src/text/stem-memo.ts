@@ -1,4 +1,4 @@
-import { hashOf, hashOfUnits } from './hash';
+import { hashOf, hashOfUnits, stringOfUnits } from './utf16';
 
 const HEADER = 3;
 const FIRST_SLOTS = 4096;
@@ -36,7 +36,7 @@ export class StemMemo {
       const tail = pool[at + 2]!;
       if (tail === 0) return shared === word.length ? word : word.slice(0, shared);
       const from = at + HEADER + word.length;
-      return word.slice(0, shared) + String.fromCharCode(...pool.subarray(from, from + tail));
+      return word.slice(0, shared) + stringOfUnits(pool.subarray(from, from + tail));
     }
   }
 

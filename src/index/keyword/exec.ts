@@ -305,7 +305,7 @@ export class Executor {
   private prefixDocs(fieldName: string, prefix: string): Uint32Array {
     const values: string[] = [];
     const tf = this.store.text.get(fieldName);
-    if (tf) for (const t of tf.terms()) if (t.startsWith(prefix)) values.push(t);
+    if (tf) for (const t of tf.termsWithPrefix(prefix)) values.push(t);
     const kw = this.store.keyword.get(fieldName);
     if (kw) for (const v of kw.values) if (v.startsWith(prefix)) values.push(v);
     return this.keywordsDocs(fieldName, values);

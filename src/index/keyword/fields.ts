@@ -2,6 +2,7 @@ import { analyze, POSITION_INCREMENT_GAP } from './analyzer';
 import { DocValueLists, GrowableU32, type DocValueListsState } from './growable';
 import { DocIdSets, type DocIdSetsState } from './doc-id-sets';
 import { PostingsReader, putRecord, putRecordHead, recordSize } from './postings';
+import { TermTable } from './term-table';
 
 export const ABSENT = 0xffffffff;
 
@@ -40,7 +41,7 @@ export class TextField {
    * per field instead of three objects per term, positions and doc numbers as variable-length gaps (bench:scale,
    * 82k documents: the postings pool 80 → 27 MB).
    */
-  private readonly termIds = new Map<string, number>();
+  private readonly termIds: TermTable;
   private readonly termStart: GrowableU32;
   private readonly termLength: GrowableU32;
   private readonly termRoom: GrowableU32;
@@ -62,7 +63,7 @@ export class TextField {
   sumTotalTermFreq: number;
 
   constructor(readonly name: string, state?: TextFieldState) {
-    state?.terms.forEach((term, id) => this.termIds.set(term, id));
+    this.termIds = TermTable.of(state?.terms ?? []);
     const terms = state?.terms.length ?? 0;
     this.termStart = state ? new GrowableU32(0).adopt(state.starts) : new GrowableU32(16);
     this.termLength = state ? new GrowableU32(0).adopt(state.lengths) : new GrowableU32(16);
@@ -83,7 +84,7 @@ export class TextField {
   toState(): TextFieldState {
     this.trim();
     return {
-      terms: [...this.termIds.keys()], starts: this.termStart.values(), lengths: this.termLength.values(), df: this.termDf.values(),
+      terms: [...this.termIds.terms()], starts: this.termStart.values(), lengths: this.termLength.values(), df: this.termDf.values(),
       lastDocs: this.lastDoc.values(), pool: this.pool.slice(0, this.poolEnd), docLengths: this.lengths.values(),
       docTerms: this.docTerms.toState(), docCount: this.docCount, sumTotalTermFreq: this.sumTotalTermFreq,
     };
@@ -97,9 +98,9 @@ export class TextField {
     return { df: this.termDf.data[id], data: this.pool.subarray(start, start + this.termLength.data[id]) };
   }
 
-  /** Every term ever indexed in this field. */
-  terms(): IterableIterator<string> {
-    return this.termIds.keys();
+  /** The terms ever indexed in this field that begin with `prefix`. */
+  termsWithPrefix(prefix: string): string[] {
+    return this.termIds.withPrefix(prefix);
   }
 
   add(doc: number, values: readonly string[]): void {
@@ -149,8 +150,7 @@ export class TextField {
   }
 
   private newTerm(term: string): number {
-    const id = this.termStart.length;
-    this.termIds.set(term, id);
+    const id = this.termIds.add(term);
     this.termStart.push(this.reserve(8));
     this.termLength.push(0);
     this.termRoom.push(8);

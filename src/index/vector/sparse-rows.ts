@@ -1,25 +1,39 @@
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
 import type { TermsFile } from './snapshot';
 
-/** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the arrays. */
+/** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the terms. */
 const MAX_GARBAGE_SHARE = 0.5;
 const MIN_COMPACT_TERMS = 4096;
+/** Terms are kept in chunks of this many (512 KB of ids, 512 KB of weights); a longer row gets a chunk of its own. */
+const CHUNK_TERMS = 1 << 17;
+
+/** Term positions [start, start + ids.length) of the rows' terms. */
+interface Chunk {
+  start: number;
+  ids: Uint32Array;
+  weights: Float32Array;
+}
 
 /**
- * A sparse vector per row of a vector store (the second stage's TF-IDF terms), every vector in two flat arrays,
- * found by the store's row: where a row's terms start and how many there are sit side by side in `spans`, so the
- * 800 rows a search names cost two cache misses each (their span, their terms), not a lookup by id (at 1M
- * documents ~0.65 µs of misses per id). The owner keeps rows in step with the store: `set` for a new row,
- * `delete` for a dead one, `move` when compaction moves a row.
+ * A sparse vector per row of a vector store (the second stage's TF-IDF terms), in chunks of flat arrays, found by
+ * the store's row: where a row's terms start and how many there are sit side by side in `spans`, so the 800 rows
+ * a search names cost two cache misses each (their span, their terms), not a lookup by id (at 1M documents
+ * ~0.65 µs of misses per id). Chunks, not one array grown by half: growing copied every term on the event loop
+ * (~100 ms at 1M documents) and left up to a third of the array spare (an 82k key: 39 MB for 28 MB of terms).
+ * The owner keeps rows in step with the store: `set` for a new row, `delete` for a dead one, `move` when
+ * compaction moves a row.
  */
 export class SparseRows {
-  /** Per row: start in the term arrays, then length + 1 (0: the row has no vector). */
+  /** Per row: start position of its terms, then length + 1 (0: the row has no vector). */
   private spans: Uint32Array = new Uint32Array(128);
   private live = 0;
-  private termIds: Uint32Array = new Uint32Array(1024);
-  private weights: Float32Array = new Float32Array(1024);
+  /** In order of `start`; the last takes new rows. */
+  private chunks: Chunk[] = [];
+  /** The position after the last term written. */
   private end = 0;
   private garbage = 0;
+  /** The chunk the last lookup found: rows are mostly read in runs from one chunk. */
+  private recent = 0;
 
   /** Adopts packed vectors (a snapshot's): packed row i is row i's, unless `present[i]` is 0. */
   static fromPacked(packed: PackedSparse, present?: Uint8Array): SparseRows {
@@ -36,14 +50,20 @@ export class SparseRows {
       rows.spans[2 * i + 1] = length + 1;
       rows.live++;
     }
-    rows.termIds = packed.ids;
-    rows.weights = packed.weights;
+    rows.chunks = [{ start: 0, ids: packed.ids, weights: packed.weights }];
     rows.end = packed.ids.length;
     return rows;
   }
 
   get size(): number {
     return this.live;
+  }
+
+  /** Bytes of term arrays held, spare room included. */
+  get bytes(): number {
+    let bytes = this.spans.byteLength;
+    for (const chunk of this.chunks) bytes += chunk.ids.byteLength + chunk.weights.byteLength;
+    return bytes;
   }
 
   has(row: number): boolean {
@@ -54,9 +74,10 @@ export class SparseRows {
   set(row: number, vector: SparseVector): void {
     this.delete(row);
     const n = vector.ids.length;
-    this.reserve(n);
-    this.termIds.set(vector.ids, this.end);
-    this.weights.set(vector.weights, this.end);
+    const chunk = this.roomFor(n);
+    const at = this.end - chunk.start;
+    chunk.ids.set(vector.ids, at);
+    chunk.weights.set(vector.weights, at);
     this.reserveRow(row);
     this.spans[2 * row] = this.end;
     this.spans[2 * row + 1] = n + 1;
@@ -82,13 +103,6 @@ export class SparseRows {
     this.spans[2 * from + 1] = 0;
   }
 
-  clear(): void {
-    this.spans.fill(0);
-    this.live = 0;
-    this.end = 0;
-    this.garbage = 0;
-  }
-
   /** The vectors of those `rows` that have one, packed in order; `present` lists their indices in `rows`. */
   pack(rows: ArrayLike<number>): { packed: PackedSparse; present: number[] } {
     const present: number[] = [];
@@ -104,11 +118,15 @@ export class SparseRows {
     // element by element: a few dozen terms per row, where two views and two copies per row cost more
     for (let i = 0, at = 0; i < present.length; i++) {
       const row = rows[present[i]!]!;
-      const from = this.spans[2 * row]!;
+      const start = this.spans[2 * row]!;
+      const chunk = this.chunkAt(start);
+      const from = start - chunk.start;
       const to = from + this.spans[2 * row + 1]! - 1;
+      const ids = chunk.ids;
+      const chunkWeights = chunk.weights;
       for (let j = from; j < to; j++, at++) {
-        termIds[at] = this.termIds[j]!;
-        weights[at] = this.weights[j]!;
+        termIds[at] = ids[j]!;
+        weights[at] = chunkWeights[j]!;
       }
       offsets[i + 1] = at;
     }
@@ -136,39 +154,63 @@ export class SparseRows {
     this.spans = grown;
   }
 
-  /** Makes room for `n` more terms at the end: reclaims garbage when it is worth it, else grows by half. */
-  private reserve(n: number): void {
-    if (this.end + n <= this.termIds.length) return;
-    if (this.garbage > MIN_COMPACT_TERMS && this.garbage > MAX_GARBAGE_SHARE * this.end) this.compact(n);
-    if (this.end + n <= this.termIds.length) return;
-    const grown = Math.max(this.end + n, Math.ceil(this.termIds.length * 1.5));
-    this.termIds = copyInto(new Uint32Array(grown), this.termIds.subarray(0, this.end));
-    this.weights = copyInto(new Float32Array(grown), this.weights.subarray(0, this.end));
-  }
-
-  private compact(extra: number): void {
-    const live = this.end - this.garbage;
-    const size = Math.max(1024, Math.ceil((live + extra) * 1.25));
-    const termIds = new Uint32Array(size);
-    const weights = new Float32Array(size);
-    let at = 0;
-    for (let span = 0; span < this.spans.length; span += 2) {
-      const length = this.spans[span + 1]! - 1;
-      if (length < 0) continue;
-      const start = this.spans[span]!;
-      termIds.set(this.termIds.subarray(start, start + length), at);
-      weights.set(this.weights.subarray(start, start + length), at);
-      this.spans[span] = at;
-      at += length;
+  /** The chunk holding position `at`. */
+  private chunkAt(at: number): Chunk {
+    const chunks = this.chunks;
+    const recent = chunks[this.recent]!;
+    if (at >= recent.start && at < recent.start + recent.ids.length) return recent;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (chunks[mid]!.start <= at) lo = mid;
+      else hi = mid - 1;
     }
-    this.termIds = termIds;
-    this.weights = weights;
-    this.end = at;
-    this.garbage = 0;
+    this.recent = lo;
+    return chunks[lo]!;
   }
-}
 
-function copyInto<T extends Uint32Array | Float32Array>(target: T, source: ArrayLike<number>): T {
-  target.set(source);
-  return target;
+  /** The chunk to write `n` more terms at `end`: the last one, or a new one (reclaiming garbage first when it is worth it). */
+  private roomFor(n: number): Chunk {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last && this.end + n <= last.start + last.ids.length) return last;
+    if (this.garbage > MIN_COMPACT_TERMS && this.garbage > MAX_GARBAGE_SHARE * this.end) {
+      this.compact();
+      return this.roomFor(n);
+    }
+    if (last) {
+      // What the last chunk has left is less than this row: left unused (counted as garbage, for compaction).
+      this.garbage += last.start + last.ids.length - this.end;
+      this.end = last.start + last.ids.length;
+    }
+    const size = Math.max(CHUNK_TERMS, n);
+    const chunk = { start: this.end, ids: new Uint32Array(size), weights: new Float32Array(size) };
+    this.chunks.push(chunk);
+    return chunk;
+  }
+
+  /** Rewrites the live rows into fresh chunks, in row order. */
+  private compact(): void {
+    const spans = this.spans;
+    const live: Array<{ span: number; ids: Uint32Array; weights: Float32Array }> = [];
+    for (let span = 0; span < spans.length; span += 2) {
+      const length = spans[span + 1]! - 1;
+      if (length < 0) continue;
+      const chunk = this.chunkAt(spans[span]!);
+      const from = spans[span]! - chunk.start;
+      live.push({ span, ids: chunk.ids.subarray(from, from + length), weights: chunk.weights.subarray(from, from + length) });
+    }
+    this.chunks = [];
+    this.recent = 0;
+    this.end = 0;
+    this.garbage = 0;
+    for (const row of live) {
+      const chunk = this.roomFor(row.ids.length);
+      const at = this.end - chunk.start;
+      chunk.ids.set(row.ids, at);
+      chunk.weights.set(row.weights, at);
+      spans[row.span] = this.end;
+      this.end += row.ids.length;
+    }
+  }
 }
