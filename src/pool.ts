@@ -57,6 +57,15 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * A full collection in each thread, asked of all of them at once so that each idle thread takes one; the ids of
+   * the threads reached. Refused (the queue is full) or failed: nothing to do, the threads are not idle.
+   */
+  async tidy(): Promise<number[]> {
+    const reached = await Promise.all(Array.from({ length: this.threads }, () => this.run<number>('tidy', null).catch(() => undefined)));
+    return reached.filter((thread): thread is number => thread !== undefined);
+  }
+
   get queueSize(): number {
     return this.piscina.queueSize;
   }

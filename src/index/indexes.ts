@@ -399,6 +399,7 @@ export class Indexes {
   private unloads = 0;
   /** Trims still to do since a key last indexed. */
   private trimsDue = 0;
+  private tidying: Promise<void> | undefined;
   private trimmedAt = 0;
 
   constructor(
@@ -488,8 +489,9 @@ export class Indexes {
 
   /**
    * Indexing allocates and frees large buffers (embedding batches, rows handed between threads, index builds),
-   * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import. Handed back once no
-   * key is indexing, every TRIM_INTERVAL_MS for a minute (a trim walks every arena: ~1 ms).
+   * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import. Once no key is
+   * indexing, each pool thread collects its garbage (`WorkerPool.tidy`) and malloc is trimmed, then trimmed
+   * again every TRIM_INTERVAL_MS for a minute (a trim walks every arena: ~1 ms).
    */
   private trimAfterIndexing(): void {
     if ([...this.tenants.values()].some((indexes) => indexes.indexing)) {
@@ -497,12 +499,20 @@ export class Indexes {
       return;
     }
     const now = Date.now();
-    if (this.trimsDue === 0 || now - this.trimmedAt < TRIM_INTERVAL_MS) return;
+    if (this.trimsDue === 0 || this.tidying || now - this.trimmedAt < TRIM_INTERVAL_MS) return;
+    const first = this.trimsDue === TRIMS_AFTER_INDEXING;
     this.trimsDue--;
     this.trimmedAt = now;
-    const started = performance.now();
-    trimAllocator();
-    this.logger.debug({ ms: performance.now() - started }, 'free memory handed back after indexing');
+    if (!first) {
+      trimAllocator();
+      return;
+    }
+    this.tidying = this.pool.tidy().then((threads) => {
+      trimAllocator();
+      this.logger.debug({ threads: threads.length }, 'pool threads collected after indexing');
+    }).finally(() => {
+      this.tidying = undefined;
+    });
   }
 
   /** The memory budget and what is held against it. */

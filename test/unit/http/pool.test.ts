@@ -26,4 +26,16 @@ describe('WorkerPool back-pressure', () => {
       await pool.close();
     }
   });
+
+  it('reaches every idle thread with a full collection', async () => {
+    const pool = new WorkerPool({ threads: 2 });
+    try {
+      // both threads started and busy once, so that each has a heap to collect
+      await Promise.all([pool.run('ping', { at: 0 }), pool.run('ping', { at: 1 })]);
+      const reached = await pool.tidy();
+      assert.equal(new Set(reached).size, 2, `threads reached: ${reached.join(', ')}`);
+    } finally {
+      await pool.close();
+    }
+  });
 });
