@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { ModelCache } from '../src/embedding/model-cache';
 
 let collect: (() => void) | undefined;
 
@@ -12,11 +13,13 @@ function collector(): () => void {
 }
 
 /**
- * A full collection in this pool thread, once indexing stops (`WorkerPool.tidy`): an idle thread keeps the garbage
- * of its last tasks (strings, arrays, the malloc'd buffers behind them) until V8's memory reducer comes round,
- * 30–45 s later or not before its next task. Its thread id: which threads were reached.
+ * Once indexing stops (`WorkerPool.tidy`): this pool thread drops its decoded models (replaced generations among
+ * them) and runs a full collection. An idle thread keeps the garbage of its last tasks (strings, arrays, the
+ * malloc'd buffers behind them) until V8's memory reducer comes round, 30–45 s later or not before its next
+ * task. Its thread id: which threads were reached.
  */
 export default function tidy(): number {
+  ModelCache.clearAll();
   collect ??= collector();
   collect();
   // eslint-disable-next-line @typescript-eslint/no-require-imports

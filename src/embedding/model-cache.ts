@@ -6,9 +6,21 @@ import { deserializeModel, modelInfo, type SerializedModel } from './serialize';
  * (a header parsed); a format-2 one builds its vocabulary, worth keeping.
  */
 export class ModelCache {
+  /** This thread's caches (one per task module that embeds). */
+  private static readonly caches = new Set<ModelCache>();
   private readonly entries = new Map<string, EmbeddingModel>();
 
-  constructor(private readonly capacity = 4) {}
+  constructor(private readonly capacity = 4) {
+    ModelCache.caches.add(this);
+  }
+
+  /**
+   * Empties this thread's caches: a replaced generation's model (its shared bytes, megabytes at a large key) is
+   * freed once no thread holds it, and a cache holds it until four others came after. Decoding again is a header.
+   */
+  static clearAll(): void {
+    for (const cache of ModelCache.caches) cache.entries.clear();
+  }
 
   get(bytes: SerializedModel): EmbeddingModel {
     const { id } = modelInfo(bytes);

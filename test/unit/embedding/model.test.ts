@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { embedBatch, embedText, isZeroVector } from '../../../src/embedding/embed';
 import { fitLsa, fitModel } from '../../../src/embedding/fit';
 import { MIN_DOCS_FOR_CORPUS_MODEL, type LsaModel } from '../../../src/embedding/model';
+import { ModelCache } from '../../../src/embedding/model-cache';
 import { deserializeModel, modelInfo, serializeModel } from '../../../src/embedding/serialize';
 import { Vocabulary } from '../../../src/embedding/vocabulary';
 import { syntheticCorpus, TOPICS } from './corpus';
@@ -90,6 +91,17 @@ describe('embedding/lsa model', () => {
     const batch = embedBatch(model, texts.slice(0, 5));
     assert.equal(batch.vectors.length, 5 * 16);
     for (let i = 0; i < 5; i++) assert.deepEqual(batch.vectors.subarray(i * 16, (i + 1) * 16), embedText(model, texts[i]!).vector);
+  });
+
+  it('keeps decoded models per thread until the thread\'s caches are emptied', () => {
+    const bytes = serializeModel(model);
+    const cache = new ModelCache();
+    const first = cache.get(bytes);
+    assert.equal(cache.get(bytes), first);
+    ModelCache.clearAll();
+    const again = cache.get(bytes);
+    assert.notEqual(again, first);
+    assert.deepEqual(embedText(again, texts[0]!).vector, embedText(first, texts[0]!).vector);
   });
 
   it('round-trips through serialisation with identical embeddings', () => {
