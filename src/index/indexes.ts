@@ -44,6 +44,8 @@ const BUDGET_CHECK_MS = 1000;
 const TRIM_INTERVAL_MS = 10_000;
 /** Idle pool threads free the buffers of their last tasks when V8's memory reducer runs, 30–45 s after the work stops. */
 const TRIMS_AFTER_INDEXING = 6;
+/** A full collection in every pool thread holds each for ~10–50 ms: under a trickle of writes, at most this often. */
+const TIDY_INTERVAL_MS = 60_000;
 /** Documents read from storage and sent to the keyword worker at once. */
 const REFRESH_BATCH = 1000;
 /** Documents waiting for their keyword and facts refresh beyond which writers wait (as the content index's). */
@@ -401,6 +403,7 @@ export class Indexes {
   private trimsDue = 0;
   private tidying: Promise<void> | undefined;
   private trimmedAt = 0;
+  private tidiedAt = -Infinity;
 
   constructor(
     private readonly storage: Storage,
@@ -413,7 +416,12 @@ export class Indexes {
   ) {
     // Indexes follow writes: a key written through this process gets its indexes at its first write, not its
     // first query. Other processes' writes reach only keys loaded here (a balancer routes each key to one node).
-    this.unsubscribe = changes.subscribe((change) => (change.remote ? this.tenants.get(change.tenant) : this.of(change.tenant))?.apply(change));
+    this.unsubscribe = changes.subscribe((change) => {
+      const indexes = change.remote ? this.tenants.get(change.tenant) : this.of(change.tenant);
+      if (!indexes) return;
+      indexes.apply(change);
+      this.trimsDue = TRIMS_AFTER_INDEXING;
+    });
     this.budgetTimer = setInterval(() => {
       void this.enforceBudget();
       this.trimAfterIndexing();
@@ -490,10 +498,12 @@ export class Indexes {
   /**
    * Indexing allocates and frees large buffers (embedding batches, rows handed between threads, index builds),
    * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import. Once no key is
-   * indexing, each pool thread collects its garbage (`WorkerPool.tidy`) and malloc is trimmed, then trimmed
-   * again every TRIM_INTERVAL_MS for a minute (a trim walks every arena: ~1 ms).
+   * indexing, each pool thread collects its garbage (`WorkerPool.tidy`, at most every TIDY_INTERVAL_MS) and malloc
+   * is trimmed, then trimmed again every TRIM_INTERVAL_MS for a minute (a trim walks every arena: ~1 ms).
    */
   private trimAfterIndexing(): void {
+    // Writes set trimsDue as they are applied (a burst may come and go between two checks); refits, builds and
+    // catch-ups are seen here.
     if ([...this.tenants.values()].some((indexes) => indexes.indexing)) {
       this.trimsDue = TRIMS_AFTER_INDEXING;
       return;
@@ -503,13 +513,15 @@ export class Indexes {
     const first = this.trimsDue === TRIMS_AFTER_INDEXING;
     this.trimsDue--;
     this.trimmedAt = now;
-    if (!first) {
+    if (!first || now - this.tidiedAt < TIDY_INTERVAL_MS) {
       trimAllocator();
       return;
     }
+    this.tidiedAt = now;
     this.tidying = this.pool.tidy().then((threads) => {
       trimAllocator();
-      this.logger.debug({ threads: threads.length }, 'pool threads collected after indexing');
+      this.logger.info({ threads: threads.length }, 'memory handed back after indexing');
+      this.logger.flush();
     }).finally(() => {
       this.tidying = undefined;
     });

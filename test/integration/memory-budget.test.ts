@@ -68,6 +68,25 @@ describe('memory budget for indexes (KINDRED_INDEX_MEMORY)', function () {
     for (const bad of ['lots', '-1GB', '0']) assert.throws(() => loadConfig({ KINDRED_INDEX_MEMORY: bad }), /KINDRED_INDEX_MEMORY/);
   });
 
+  it('hands memory back once indexing stops: every pool thread collects its garbage', async () => {
+    const tidy = await startServer({ backend: 'embedded', keys: [KEYS[0]!], env: { KINDRED_ADMIN_TOKEN: ADMIN, KINDRED_WORKERS: '2' } });
+    try {
+      const api = new Client(tidy.url, KEYS[0]);
+      for (const doc of CORPUS) assert.equal((await api.post(`/documents/${doc.id}`, { text: doc.text })).status, 201);
+      const tidyTasks = async (): Promise<number> => {
+        const text = await (await fetch(`${tidy.url}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } })).text();
+        return Number(/^kindred_pool_task_duration_seconds_count\{kind="tidy",outcome="ok"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+      };
+      await waitUntil('a tidy task in each pool thread', async () => (await tidyTasks()) >= 2, 30_000, 250);
+      await waitUntil('the log line', () => tidy.lines.some((l) => l.includes('memory handed back after indexing') && l.includes('"threads":2')), 5000);
+      // Once: no indexing since, no tidying again.
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(await tidyTasks(), 2);
+    } finally {
+      await tidy.stop();
+    }
+  });
+
   it('unloads the least recently used keys to stay within the budget and reloads them on request, answers unchanged', async () => {
     const env = { KINDRED_ADMIN_TOKEN: ADMIN };
     server = await startServer({ backend: 'embedded', keys: KEYS, env });
