@@ -1,4 +1,4 @@
-import { hashOf, stringOfUnits } from '../text/utf16';
+import { hashOf, stringOfUnits, unitsEqual } from '../text/utf16';
 
 /** What embedding needs of a vocabulary: a term's id. A `Map` is one; a `Vocabulary` another. */
 export interface TermLookup {
@@ -78,9 +78,6 @@ export class Vocabulary implements TermLookup {
 
   private termIs(id: number, term: string): boolean {
     const { chars, starts } = this.arrays;
-    const start = starts[id]!;
-    if (starts[id + 1]! - start !== term.length) return false;
-    for (let c = 0; c < term.length; c++) if (chars[start + c] !== term.charCodeAt(c)) return false;
-    return true;
+    return unitsEqual(chars, starts[id]!, starts[id + 1]!, term);
   }
 }

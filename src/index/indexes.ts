@@ -499,7 +499,7 @@ export class Indexes {
    * Indexing allocates and frees large buffers (embedding batches, rows handed between threads, index builds),
    * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import. Once no key is
    * indexing, each pool thread collects its garbage (`WorkerPool.tidy`, at most every TIDY_INTERVAL_MS) and malloc
-   * is trimmed, then trimmed again every TRIM_INTERVAL_MS for a minute (a trim walks every arena: ~1 ms).
+   * is trimmed, then trimmed again every TRIM_INTERVAL_MS for a minute (a trim walks every arena).
    */
   private trimAfterIndexing(): void {
     // Writes set trimsDue as they are applied (a burst may come and go between two checks); refits, builds and
