@@ -6,7 +6,7 @@ import { defaultContentSettings } from './index/content';
 import { prepareWordVectors } from './embedding';
 import { Indexes } from './index/indexes';
 import { memoryParts } from './ops/memory';
-import { tuneAllocator } from './ops/allocator';
+import { tuneAllocator } from './ops/memory-addon';
 import { leaseCoordinator } from './jobs/cron-coordinator';
 import { scheduleTraining } from './jobs/train-schedule';
 import { Metrics } from './http/metrics';
@@ -60,7 +60,7 @@ export function applyTimeouts(server: Server, timeouts: Config['timeouts']): voi
 export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const logger = createLogger(config.logLevel);
   // Before any worker thread exists: arenas made later obey the limit.
-  if (!tuneAllocator()) logger.warn('malloc left untuned: native/build/allocator.node missing (make native)');
+  if (!tuneAllocator()) logger.warn('malloc left untuned: native/build/memory.node missing (make native)');
   const storage = await openStorage(config);
   for (const key of config.apiKeys) await registerKey(storage, key, 'from KINDRED_API_KEYS');
   if ((await storage.keys.list()).length === 0) {

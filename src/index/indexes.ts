@@ -13,7 +13,7 @@ import { KeywordWorkerHost } from './keyword/host';
 import type { StoredVersions } from './keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
-import { trimAllocator } from '../ops/allocator';
+import { trimAllocator } from '../ops/memory-addon';
 import type { IndexMemoryUse } from '../ops/memory';
 
 /** A key's content index against its stored documents (GET /healthz, the dashboard). */
@@ -490,16 +490,17 @@ export class Indexes {
     });
     this.unloading.set(tenant, done);
     await done;
-    trimAllocator();
+    this.handBackMemory();
     this.unloads++;
     this.logger.info({ tenant, documents, ms: Date.now() - started }, 'indexes unloaded (memory budget)');
   }
 
   /**
    * Indexing allocates and frees large buffers (embedding batches, rows handed between threads, index builds),
-   * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import. Once no key is
-   * indexing, each pool thread collects its garbage (`WorkerPool.tidy`, at most every TIDY_INTERVAL_MS) and malloc
-   * is trimmed, then trimmed again every TRIM_INTERVAL_MS for a minute (a trim walks every arena).
+   * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import; the writes and the
+   * catch-up reads leave every page of the store mapped. Once no key is indexing, each pool thread collects its
+   * garbage (`WorkerPool.tidy`, at most every TIDY_INTERVAL_MS), malloc is trimmed and the store's pages unmapped,
+   * then both again every TRIM_INTERVAL_MS for a minute (a trim walks every arena).
    */
   private trimAfterIndexing(): void {
     // Writes set trimsDue as they are applied (a burst may come and go between two checks); refits, builds and
@@ -514,17 +515,23 @@ export class Indexes {
     this.trimsDue--;
     this.trimmedAt = now;
     if (!first || now - this.tidiedAt < TIDY_INTERVAL_MS) {
-      trimAllocator();
+      this.handBackMemory();
       return;
     }
     this.tidiedAt = now;
     this.tidying = this.pool.tidy().then((threads) => {
-      trimAllocator();
-      this.logger.info({ threads: threads.length }, 'memory handed back after indexing');
+      const storeMappings = this.handBackMemory();
+      this.logger.info({ threads: threads.length, storeMappings }, 'memory handed back after indexing');
       this.logger.flush();
     }).finally(() => {
       this.tidying = undefined;
     });
+  }
+
+  /** Malloc's free pages and the store's mapped pages go back to the system; the number of store mappings released. */
+  private handBackMemory(): number {
+    trimAllocator();
+    return this.storage.releaseMappedPages?.() ?? 0;
   }
 
   /** The memory budget and what is held against it. */

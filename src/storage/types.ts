@@ -126,5 +126,10 @@ export interface Storage {
   /** Present where several processes may share the data (MongoDB); the embedded store has one writer process. */
   changeLog?: ChangeLog;
   tenant(tenant: string): TenantStore;
+  /**
+   * Unmaps the pages the process holds only because reads and writes went through them (the embedded store's
+   * file); resolves to the number of mappings released.
+   */
+  releaseMappedPages?(): number;
   close(): Promise<void>;
 }

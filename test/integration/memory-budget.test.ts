@@ -68,7 +68,7 @@ describe('memory budget for indexes (KINDRED_INDEX_MEMORY)', function () {
     for (const bad of ['lots', '-1GB', '0']) assert.throws(() => loadConfig({ KINDRED_INDEX_MEMORY: bad }), /KINDRED_INDEX_MEMORY/);
   });
 
-  it('hands memory back once indexing stops: every pool thread collects its garbage', async () => {
+  it('hands memory back once indexing stops: every pool thread collects its garbage, the store’s pages are unmapped', async () => {
     const tidy = await startServer({ backend: 'embedded', keys: [KEYS[0]!], env: { KINDRED_ADMIN_TOKEN: ADMIN, KINDRED_WORKERS: '2' } });
     try {
       const api = new Client(tidy.url, KEYS[0]);
@@ -78,7 +78,7 @@ describe('memory budget for indexes (KINDRED_INDEX_MEMORY)', function () {
         return Number(/^kindred_pool_task_duration_seconds_count\{kind="tidy",outcome="ok"\} (\S+)$/m.exec(text)?.[1] ?? 0);
       };
       await waitUntil('a tidy task in each pool thread', async () => (await tidyTasks()) >= 2, 30_000, 250);
-      await waitUntil('the log line', () => tidy.lines.some((l) => l.includes('memory handed back after indexing') && l.includes('"threads":2')), 5000);
+      await waitUntil('the log line', () => tidy.lines.some((l) => l.includes('memory handed back after indexing') && l.includes('"threads":2') && l.includes('"storeMappings":1')), 5000);
       // Once: no indexing since, no tidying again.
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(await tidyTasks(), 2);

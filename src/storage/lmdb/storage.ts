@@ -6,6 +6,7 @@ import { DOCUMENT_VERSION_FIELDS, type KeyStore, type KeyValueTable, type LeaseT
 import { LmdbEntityTable } from './entity-table';
 import { LmdbPairTable } from './pair-table';
 import { prefixRange } from './ranges';
+import { releaseMappedFile } from '../../ops/memory-addon';
 
 function processAlive(pid: number): boolean {
   try {
@@ -66,9 +67,11 @@ export class LmdbStorage implements Storage {
   private readonly pairs: Database<never>;
   private readonly values: Database<unknown>;
   private readonly tenants = new Map<string, TenantStore>();
+  private readonly dataFile: string;
 
   constructor(dataDir: string) {
     const dir = path.join(dataDir, 'lmdb');
+    this.dataFile = path.join(dir, 'data.mdb');
     fs.mkdirSync(dir, { recursive: true });
     this.root = open({ path: dir, maxDbs: 16, mapSize: 64 * 1024 ** 3 });
     this.records = this.root.openDB('records', { compression: { threshold: COMPRESS_RECORDS_OVER } });
@@ -139,6 +142,15 @@ export class LmdbStorage implements Storage {
         return next;
       }),
     };
+  }
+
+  /**
+   * LMDB reads through a shared map of its file, and a write walks the tree through it too: after a bulk import
+   * every page of the store is mapped into the process (1.3 KB per document at 82k real texts). Unmapping leaves
+   * them in the page cache; a read maps back the pages it touches.
+   */
+  releaseMappedPages(): number {
+    return releaseMappedFile(this.dataFile);
   }
 
   async close(): Promise<void> {

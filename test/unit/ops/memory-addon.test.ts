@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { tuneAllocator } from '../../../src/ops/allocator';
+import { tuneAllocator } from '../../../src/ops/memory-addon';
 
-describe('malloc tuning (native/build/allocator.node)', () => {
+describe('malloc tuning (native/build/memory.node)', () => {
   it('is built and accepted by glibc', () => {
     assert.equal(tuneAllocator(), true);
   });

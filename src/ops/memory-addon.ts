@@ -1,14 +1,17 @@
+import fs from 'node:fs';
 import { loadNativeBuild } from '../native-build';
 
-interface AllocatorAddon {
+/** native/build/memory.node: hands memory back to the system. */
+interface MemoryAddon {
   tune(arenaMax: number, mmapThreshold: number, trimThreshold: number): boolean;
   trim(): boolean;
+  releaseMapped(path: string): number;
 }
 
-function isAllocatorAddon(value: unknown): value is AllocatorAddon {
+function isMemoryAddon(value: unknown): value is MemoryAddon {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.tune === 'function' && typeof v.trim === 'function';
+  return typeof v.tune === 'function' && typeof v.trim === 'function' && typeof v.releaseMapped === 'function';
 }
 
 /**
@@ -23,22 +26,31 @@ const ARENA_MAX = 2;
 const MMAP_THRESHOLD = 1024 * 1024;
 const TRIM_THRESHOLD = 1024 * 1024;
 
-let addon: AllocatorAddon | null | undefined;
+let addon: MemoryAddon | null | undefined;
 
-function allocator(): AllocatorAddon | null {
+function memoryAddon(): MemoryAddon | null {
   if (addon === undefined) {
-    const loaded = loadNativeBuild('allocator.node');
-    addon = isAllocatorAddon(loaded) ? loaded : null;
+    const loaded = loadNativeBuild('memory.node');
+    addon = isMemoryAddon(loaded) ? loaded : null;
   }
   return addon;
 }
 
 /** Tunes malloc for the whole process; call before worker threads start. False when the addon is not built or glibc refused. */
 export function tuneAllocator(): boolean {
-  return allocator()?.tune(ARENA_MAX, MMAP_THRESHOLD, TRIM_THRESHOLD) ?? false;
+  return memoryAddon()?.tune(ARENA_MAX, MMAP_THRESHOLD, TRIM_THRESHOLD) ?? false;
 }
 
 /** Returns the free pages malloc holds to the system (after a bulk load or an index unloaded). */
 export function trimAllocator(): boolean {
-  return allocator()?.trim() ?? false;
+  return memoryAddon()?.trim() ?? false;
+}
+
+/**
+ * Unmaps this process's resident pages of a file it maps shared (the embedded store): they stay in the kernel's
+ * page cache, and a later read maps back only what it touches. Resolves to the number of mappings released (0
+ * when the file is not mapped or the addon is not built).
+ */
+export function releaseMappedFile(file: string): number {
+  return Math.max(0, memoryAddon()?.releaseMapped(fs.realpathSync(file)) ?? 0);
 }
