@@ -121,6 +121,7 @@ export class VectorIndex {
   private compactTimer: NodeJS.Timeout | undefined;
   private compactScheduled = false;
   private closed = false;
+  private mutationCount = 0;
 
   constructor(dim: number, opts: VectorIndexOptions = {}) {
     this.dim = dim;
@@ -247,7 +248,13 @@ export class VectorIndex {
     return loadFaissAddon() !== null;
   }
 
+  /** Rows added, replaced or removed since the index was made: an answer computed at one count may not hold at another. */
+  get mutations(): number {
+    return this.mutationCount;
+  }
+
   private afterMutation(): void {
+    this.mutationCount++;
     const a = this.approxOptions;
     if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) : this.store.size >= (a.minRows ?? 50_000))
       && loadFaissAddon() !== null) {

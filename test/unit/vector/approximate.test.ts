@@ -235,7 +235,11 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     assert.equal(loaded.untunedProbes, false, 'tuned probes restored');
     assert.equal(await recallOf(loaded, {}), expected.recall, 'with their shortlist');
     // Tuned again once the rows pass 1.5 times those it was tuned on.
+    const before = loaded.mutations;
     for (let i = 0; i < 3000; i++) loaded.upsert(`grown${i}`, randomUnit(dim, next));
+    assert.equal(loaded.mutations, before + 3000, 'each write counted (tuning compares answers only at one count)');
+    await loaded.search(randomUnit(dim, next), 10);
+    assert.equal(loaded.mutations, before + 3000, 'a search is no change');
     assert.equal(loaded.untunedProbes, false);
     loaded.upsert('one-more', randomUnit(dim, next));
     assert.equal(loaded.untunedProbes, true);
