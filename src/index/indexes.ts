@@ -401,6 +401,8 @@ export class Indexes {
   private unloads = 0;
   /** Trims still to do since a key last indexed. */
   private trimsDue = 0;
+  /** A key indexed since the pool threads last collected: they collect once TIDY_INTERVAL_MS allows. */
+  private tidyDue = false;
   private tidying: Promise<void> | undefined;
   private trimmedAt = 0;
   private tidiedAt = -Infinity;
@@ -421,6 +423,7 @@ export class Indexes {
       if (!indexes) return;
       indexes.apply(change);
       this.trimsDue = TRIMS_AFTER_INDEXING;
+      this.tidyDue = true;
     });
     this.budgetTimer = setInterval(() => {
       void this.enforceBudget();
@@ -499,33 +502,39 @@ export class Indexes {
    * Indexing allocates and frees large buffers (embedding batches, rows handed between threads, index builds),
    * and malloc keeps the freed room in its arenas: ~100 MB after an 82k-document import; the writes and the
    * catch-up reads leave every page of the store mapped. Once no key is indexing, each pool thread collects its
-   * garbage (`WorkerPool.tidy`, at most every TIDY_INTERVAL_MS), malloc is trimmed and the store's pages unmapped,
-   * then both again every TRIM_INTERVAL_MS for a minute (a trim walks every arena).
+   * garbage (`WorkerPool.tidy`, at most every TIDY_INTERVAL_MS, and once more after the last indexing), malloc is
+   * trimmed and the store's pages unmapped, then both again every TRIM_INTERVAL_MS for a minute (a trim walks
+   * every arena).
    */
   private trimAfterIndexing(): void {
     // Writes set trimsDue as they are applied (a burst may come and go between two checks); refits, builds and
     // catch-ups are seen here.
     if ([...this.tenants.values()].some((indexes) => indexes.indexing)) {
       this.trimsDue = TRIMS_AFTER_INDEXING;
+      this.tidyDue = true;
       return;
     }
     const now = Date.now();
-    if (this.trimsDue === 0 || this.tidying || now - this.trimmedAt < TRIM_INTERVAL_MS) return;
-    const first = this.trimsDue === TRIMS_AFTER_INDEXING;
-    this.trimsDue--;
-    this.trimmedAt = now;
-    if (!first || now - this.tidiedAt < TIDY_INTERVAL_MS) {
-      this.handBackMemory();
+    if (this.tidying) return;
+    // A collection put off by the interval (one ran at a pause during a bulk import) is due later, not dropped.
+    if (this.tidyDue && now - this.tidiedAt >= TIDY_INTERVAL_MS) {
+      this.tidyDue = false;
+      this.tidiedAt = now;
+      this.trimmedAt = now;
+      if (this.trimsDue > 0) this.trimsDue--;
+      this.tidying = this.pool.tidy().then((threads) => {
+        const storeMappings = this.handBackMemory();
+        this.logger.info({ threads: threads.length, storeMappings }, 'memory handed back after indexing');
+        this.logger.flush();
+      }).finally(() => {
+        this.tidying = undefined;
+      });
       return;
     }
-    this.tidiedAt = now;
-    this.tidying = this.pool.tidy().then((threads) => {
-      const storeMappings = this.handBackMemory();
-      this.logger.info({ threads: threads.length, storeMappings }, 'memory handed back after indexing');
-      this.logger.flush();
-    }).finally(() => {
-      this.tidying = undefined;
-    });
+    if (this.trimsDue === 0 || now - this.trimmedAt < TRIM_INTERVAL_MS) return;
+    this.trimsDue--;
+    this.trimmedAt = now;
+    this.handBackMemory();
   }
 
   /** Malloc's free pages and the store's mapped pages go back to the system; the number of store mappings released. */
