@@ -34,6 +34,8 @@ export interface RowScores {
 }
 
 const CHUNK_ROWS = 4096;
+/** Labels looked up for a snapshot between two pauses. */
+const PERSIST_SLICE = 1 << 16;
 
 /** Label state of an approximate index as stored in a snapshot header. */
 export interface PersistedApproximate {
@@ -324,11 +326,16 @@ export class ApproximateIndex {
   }
 
   /**
-   * What a snapshot needs to restore this index (call while paused, in the same tick as
-   * capturing `ids`): the label of each id (-1: none) and the ids whose changes are pending.
+   * What a snapshot needs to restore this index (call while paused: labels do not change then): the label of each
+   * of `ids` (-1: none) and the ids whose changes are pending, taken last, so an id changed after `ids` were
+   * captured is among them. Awaits `pause` every PERSIST_SLICE ids.
    */
-  persistedState(ids: string[]): PersistedApproximate {
-    const labels = ids.map((id) => this.idToLabel.get(id) ?? -1);
+  async persistedState(ids: string[], pause: () => Promise<void>): Promise<PersistedApproximate> {
+    const labels = new Array<number>(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      labels[i] = this.idToLabel.get(ids[i]!) ?? -1;
+      if ((i + 1) % PERSIST_SLICE === 0) await pause();
+    }
     return {
       description: this.description,
       nlist: this.options.nlist ?? 0,

@@ -125,6 +125,11 @@ export class SharedVectorStore {
     return this.idToRow.keys();
   }
 
+  /** Each live id with its row. */
+  idRows(): IterableIterator<[string, number]> {
+    return this.idToRow.entries();
+  }
+
   /** Copies the vector of `id` (dim floats) or returns undefined. */
   vectorOf(id: string): Float32Array | undefined {
     const row = this.idToRow.get(id);

@@ -20,17 +20,33 @@ export interface SnapshotHeader {
   extra?: Record<string, unknown>;
 }
 
-/** Writes the store's live rows to `file` (via a temporary file and rename). */
+/** Ids listed for a snapshot between two turns of the event loop. */
+const LIST_SLICE = 1 << 16;
+
+/** Lets the event loop run: a snapshot of a million rows takes seconds of work, done between requests. */
+export const pauseForEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Writes the store's live rows to `file` (via a temporary file and rename). The ids are listed, and `extra` works,
+ * between turns of the event loop: writes may land meanwhile (a restore catches up on what changed since the
+ * snapshot began), and row numbers stay valid (compaction is blocked until the file is written).
+ */
 export async function writeSnapshot(
   store: SharedVectorStore, file: string, meta: unknown,
-  extra?: (ids: string[], rows: readonly number[]) => Record<string, unknown>,
+  extra?: (ids: string[], rows: readonly number[]) => Promise<Record<string, unknown>>,
 ): Promise<void> {
   const release = store.blockCompaction(); // row numbers below stay valid while we write
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    const ids = Array.from(store.ids());
-    const rows = ids.map((id) => store.rowOf(id) as number);
-    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta, extra: extra?.(ids, rows) }), 'utf8');
+    const ids: string[] = [];
+    const rows: number[] = [];
+    // A Map's iteration survives changes: ids added meanwhile are listed, ids removed before their turn are not.
+    for (const [id, row] of store.idRows()) {
+      ids.push(id);
+      rows.push(row);
+      if (ids.length % LIST_SLICE === 0) await pauseForEventLoop();
+    }
+    const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta, extra: await extra?.(ids, rows) }), 'utf8');
     const pad = (4 - ((12 + header.length) % 4)) % 4;
     const head = Buffer.alloc(12 + header.length + pad);
     head.write(MAGIC, 0, 'latin1');

@@ -6,6 +6,8 @@ const MAX_GARBAGE_SHARE = 0.5;
 const MIN_COMPACT_TERMS = 4096;
 /** Terms are kept in chunks of this many (512 KB of ids, 512 KB of weights); a longer row gets a chunk of its own. */
 const CHUNK_TERMS = 1 << 17;
+/** Rows packed for a snapshot between two pauses. */
+const SLICE_ROWS = 1 << 16;
 
 /** Term positions [start, start + ids.length) of the rows' terms. */
 interface Chunk {
@@ -133,18 +135,41 @@ export class SparseRows {
     return { packed: { offsets, ids: termIds, weights }, present };
   }
 
-  /** The vectors of `rows` as a terms file holds them: row i of it for `rows[i]`, empty and marked absent where none. */
-  packFile(rows: ArrayLike<number>): TermsFile {
-    const { packed, present } = this.pack(rows);
-    const flags = new Uint8Array(rows.length);
-    for (const at of present) flags[at] = 1;
-    if (present.length === rows.length) return { packed, present: flags };
-    const offsets = new Uint32Array(rows.length + 1);
-    for (let i = 0, next = 0; i < rows.length; i++) {
-      const length = flags[i] ? packed.offsets[next + 1]! - packed.offsets[next++]! : 0;
-      offsets[i + 1] = offsets[i]! + length;
+  /**
+   * The vectors of `rows` as a terms file holds them: row i of it for `rows[i]`, empty and marked absent where
+   * none. Awaits `pause` every SLICE_ROWS rows (a snapshot of a million rows packs tens of millions of terms): the
+   * caller keeps row numbers valid meanwhile (the store's compaction blocked). A row that loses its terms during a
+   * pause keeps the room counted for it and is marked absent; a reader skips it.
+   */
+  async packFile(rows: ArrayLike<number>, pause: () => Promise<void>): Promise<TermsFile> {
+    const n = rows.length;
+    const present = new Uint8Array(n);
+    const offsets = new Uint32Array(n + 1);
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      const has = this.has(row);
+      present[i] = has ? 1 : 0;
+      offsets[i + 1] = offsets[i]! + (has ? this.spans[2 * row + 1]! - 1 : 0);
+      if ((i + 1) % SLICE_ROWS === 0) await pause();
     }
-    return { packed: { offsets, ids: packed.ids, weights: packed.weights }, present: flags };
+    const termIds = new Uint32Array(offsets[n]!);
+    const weights = new Float32Array(offsets[n]!);
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      if (present[i] && !this.has(row)) present[i] = 0;
+      if (present[i]) {
+        const start = this.spans[2 * row]!;
+        const chunk = this.chunkAt(start);
+        const from = start - chunk.start;
+        const { ids, weights: chunkWeights } = chunk;
+        for (let j = from, at = offsets[i]!; at < offsets[i + 1]!; j++, at++) {
+          termIds[at] = ids[j]!;
+          weights[at] = chunkWeights[j]!;
+        }
+      }
+      if ((i + 1) % SLICE_ROWS === 0) await pause();
+    }
+    return { packed: { offsets, ids: termIds, weights }, present };
   }
 
   private reserveRow(row: number): void {

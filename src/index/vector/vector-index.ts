@@ -9,7 +9,7 @@ import { SparseRows } from './sparse-rows';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
-import { readSnapshot, readTermsFile, writeSnapshot, writeTermsFile, type TermsFile } from './snapshot';
+import { pauseForEventLoop, readSnapshot, readTermsFile, writeSnapshot, writeTermsFile, type TermsFile } from './snapshot';
 
 /** The approximate index is rebuilt with more lists once the rows pass this many times nlist² (4× the rows it was sized for). */
 const APPROX_REBUILD_GROWTH = 4;
@@ -512,11 +512,11 @@ export class VectorIndex {
       let annFile: string | undefined;
       let annState: PersistedApproximate | undefined;
       let terms: TermsFile | undefined;
-      await writeSnapshot(this.store, file, meta, (ids, rows) => {
-        terms = this.terms?.packFile(rows);
+      await writeSnapshot(this.store, file, meta, async (ids, rows) => {
+        terms = await this.terms?.packFile(rows, pauseForEventLoop);
         if (!approx) return {};
         annFile = `${path.basename(file)}.ann-${Date.now().toString(36)}.faiss`;
-        annState = approx.persistedState(ids);
+        annState = await approx.persistedState(ids, pauseForEventLoop);
         return { annFile, ann: annState };
       }).then(async () => {
         if (!approx || !annFile) return;

@@ -54,7 +54,7 @@ describe('SparseRows (second-stage terms by store row)', () => {
     assert.equal(rows.has(-1), false);
   });
 
-  it('adopts packed rows (a snapshot, some rows without a vector) and goes on taking writes', () => {
+  it('adopts packed rows (a snapshot, some rows without a vector) and goes on taking writes', async () => {
     const next = seededRandom(9);
     const reference = new Map<number, SparseVector>();
     const original = new SparseRows();
@@ -66,7 +66,7 @@ describe('SparseRows (second-stage terms by store row)', () => {
     }
     const all = Array.from({ length: 300 }, (_, row) => row);
     // row i of a terms file is row i of the snapshot: absent rows as empty ones, marked absent
-    const file = original.packFile(all);
+    const file = await original.packFile(all, async () => {});
     assert.equal(file.packed.offsets.length, 301);
     assert.deepEqual(Array.from(file.present), all.map((row) => (row % 7 === 3 ? 0 : 1)));
     const restored = SparseRows.fromPacked(file.packed, file.present);
@@ -80,6 +80,27 @@ describe('SparseRows (second-stage terms by store row)', () => {
     restored.delete(5);
     reference.delete(5);
     assertSameRows(restored, new Map([...reference].sort((a, b) => a[0] - b[0])));
+  });
+
+  it('packs a snapshot between pauses; a row that loses its terms during one is marked absent', async () => {
+    const rows = new SparseRows();
+    const count = 140_000; // more than two slices of rows between pauses
+    const vectorOf = (row: number): SparseVector => ({ ids: Uint32Array.of(row % 1000, 1000 + (row % 7)), weights: Float32Array.of(row / count, 0.5) });
+    for (let row = 0; row < count; row++) rows.set(row, vectorOf(row));
+    const all = Array.from({ length: count }, (_, row) => row);
+    let pauses = 0;
+    const file = await rows.packFile(all, async () => {
+      // Two pauses count the rows' terms, then the copy begins: a write lands after its first slice.
+      if (++pauses === 3) for (const row of [5, 70_000, 139_999]) rows.delete(row);
+    });
+    assert.equal(pauses, 4);
+    const restored = SparseRows.fromPacked(file.packed, file.present);
+    assert.equal(restored.size, count - 2);
+    assert.equal(restored.has(5), true, 'copied before the write: as it was when the snapshot began');
+    for (const row of [70_000, 139_999]) assert.equal(restored.has(row), false, 'its room kept, marked absent');
+    const { packed } = restored.pack([4, 6, 69_999, 139_998]);
+    assert.deepEqual(Array.from(packed.ids), [4, 1004, 6, 1006, 999, 1000 + (69_999 % 7), 998, 1000 + (139_998 % 7)]);
+    assert.equal(packed.weights[4], Math.fround(69_999 / count));
   });
 
   it('keeps rows across chunks, one longer than a chunk among them, and after compaction', () => {
