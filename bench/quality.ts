@@ -19,7 +19,7 @@ import {
   type FitOptions, type RerankOptions,
   type SparseVector,
 } from '../src/embedding';
-import { tfidfVector, type TermStatistics } from '../src/embedding/sparse';
+import { packSparse, tfidfVector, type TermStatistics } from '../src/embedding/sparse';
 import { words } from '../src/text';
 
 const DATA_DIR = process.env.NEWSGROUPS_DIR ?? path.join(__dirname, '..', '..', '..', 'shared', 'data', '20newsgroups');
@@ -258,7 +258,7 @@ export class RerankRanker implements Ranker {
     this.latencies = [];
     return candidates.map((c, i) => {
       const started = performance.now();
-      const scores = rerankCandidates(querySparse[i]!, c.rows.map((r) => corpusSparse[r]!), {
+      const scores = rerankCandidates(querySparse[i]!, packSparse(c.rows.map((r) => corpusSparse[r]!)), {
         ...this.options,
         denseScores: this.options.useDense ? c.dense : undefined,
         candidateVectors: this.options.useDenseFeedback ? c.vectors : undefined,

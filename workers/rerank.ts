@@ -1,6 +1,6 @@
 import { ModelCache } from '../src/embedding/model-cache';
 import { rerankCandidates } from '../src/embedding/rerank';
-import { unpackSparse, type PackedSparse } from '../src/embedding/sparse';
+import type { PackedSparse } from '../src/embedding/sparse';
 import type { SerializedModel } from '../src/embedding/serialize';
 import { combinedQuery } from '../src/index/rerank-query';
 
@@ -23,7 +23,7 @@ const models = new ModelCache();
 export default function rerank(task: RerankTask): Float32Array {
   const model = models.get(task.model);
   if (model.kind !== 'lsa') return task.denseScores;
-  return rerankCandidates(combinedQuery(model, task.queryTexts), unpackSparse(task.candidates), {
+  return rerankCandidates(combinedQuery(model, task.queryTexts), task.candidates, {
     denseScores: task.denseScores, candidateVectors: task.candidateVectors,
   });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { fitLsa } from '../../../src/embedding/fit';
 import { rankByScore, rerankCandidates } from '../../../src/embedding/rerank';
-import { sparseDot, textToTfidf } from '../../../src/embedding/sparse';
+import { packSparse, sparseDot, textToTfidf } from '../../../src/embedding/sparse';
 import { denseCentroid, sparseCentroid } from '../../../src/embedding/centroid';
 import { syntheticCorpus } from './corpus';
 
@@ -9,6 +9,7 @@ describe('embedding/rerank', () => {
   const corpus = syntheticCorpus(30);
   const model = fitLsa(corpus.map((d) => d.text), { dim: 8 });
   const candidates = corpus.slice(0, 30).map((d) => textToTfidf(model, d.text));
+  const packed = packSparse(candidates);
 
   it('sparse TF-IDF vectors are normalised with ascending ids', () => {
     const v = candidates[0]!;
@@ -18,7 +19,7 @@ describe('embedding/rerank', () => {
 
   it('ranks an identical candidate first and keeps scores in [0, 1]', () => {
     const query = textToTfidf(model, corpus[7]!.text);
-    const scores = rerankCandidates(query, candidates);
+    const scores = rerankCandidates(query, packed);
     assert.equal(scores.length, candidates.length);
     for (const s of scores) assert.ok(s >= 0 && s <= 1);
     assert.equal(rankByScore(scores)[0], 7);
@@ -26,23 +27,23 @@ describe('embedding/rerank', () => {
 
   it('ranks candidates of the query topic above the others', () => {
     const query = textToTfidf(model, 'orbit rocket launch');
-    const ranked = rankByScore(rerankCandidates(query, candidates));
+    const ranked = rankByScore(rerankCandidates(query, packed));
     const top = ranked.slice(0, 5).map((i) => corpus[i]!.topic);
     assert.deepEqual(top, ['space', 'space', 'space', 'space', 'space']);
   });
 
   it('with no feedback equals the plain cosine; feedback changes the scores', () => {
     const query = textToTfidf(model, 'goal puck the and');
-    const plain = rerankCandidates(query, candidates, { feedbackDocs: 0 });
+    const plain = rerankCandidates(query, packed, { feedbackDocs: 0 });
     candidates.forEach((c, i) => assert.ok(Math.abs(plain[i]! - sparseDot(query, c)) < 1e-6));
-    const withFeedback = rerankCandidates(query, candidates);
+    const withFeedback = rerankCandidates(query, packed);
     assert.notDeepEqual(Array.from(withFeedback), Array.from(plain));
   });
 
   it('matches the formula computed directly with sparse dot products', () => {
     const query = textToTfidf(model, 'encryption key puck orbit');
     const dense = Float32Array.from(candidates, (_, i) => (i % 7) / 7);
-    const scores = rerankCandidates(query, candidates, { denseScores: dense });
+    const scores = rerankCandidates(query, packed, { denseScores: dense });
     const direct = candidates.map((c) => sparseDot(query, c));
     const top3 = direct.map((s, i) => [s, i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]).slice(0, 3).map(([, i]) => candidates[i]!);
     candidates.forEach((c, i) => {
@@ -57,8 +58,8 @@ describe('embedding/rerank', () => {
     const dim = 2;
     const rows = new Float32Array(candidates.length * dim);
     candidates.forEach((_, i) => rows.set(i % 3 === 0 ? [1, 0] : [0, 1], i * dim)); // corpus order is space, hockey, crypto
-    const plain = rerankCandidates(query, candidates);
-    const withRows = rerankCandidates(query, candidates, { candidateVectors: rows, denseFeedbackWeight: 1 });
+    const plain = rerankCandidates(query, packed);
+    const withRows = rerankCandidates(query, packed, { candidateVectors: rows, denseFeedbackWeight: 1 });
     const direct = candidates.map((c) => sparseDot(query, c));
     const top3 = direct.map((s, i) => [s, i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]).slice(0, 3).map(([, i]) => i);
     const meanRow = [0, 1].map((j) => top3.reduce((s, f) => s + rows[f * dim + j]!, 0) / 3);
@@ -67,22 +68,22 @@ describe('embedding/rerank', () => {
       const expected = (plain[i]! * 3 + denseFb) / 4;
       assert.ok(Math.abs(withRows[i]! - expected) < 1e-5, `candidate ${i}: ${withRows[i]} vs ${expected}`);
     });
-    assert.throws(() => rerankCandidates(query, candidates, { candidateVectors: new Float32Array(7) }), /one row per candidate/);
+    assert.throws(() => rerankCandidates(query, packed, { candidateVectors: new Float32Array(7) }), /one row per candidate/);
   });
 
   it('blends dense scores when given and checks their length', () => {
     const query = textToTfidf(model, 'encryption key');
     const dense = new Float32Array(candidates.length).fill(0);
     dense[5] = 1;
-    const a = rerankCandidates(query, candidates, { denseScores: dense, feedbackDocs: 0 });
-    const b = rerankCandidates(query, candidates, { feedbackDocs: 0 });
+    const a = rerankCandidates(query, packed, { denseScores: dense, feedbackDocs: 0 });
+    const b = rerankCandidates(query, packed, { feedbackDocs: 0 });
     assert.ok(a[5]! > b[5]! / 1.6, 'the dense score lifts candidate 5');
-    assert.throws(() => rerankCandidates(query, candidates, { denseScores: new Float32Array(2) }), /one score per candidate/);
+    assert.throws(() => rerankCandidates(query, packed, { denseScores: new Float32Array(2) }), /one score per candidate/);
   });
 
   it('handles an empty candidate list and an empty query', () => {
-    assert.equal(rerankCandidates(textToTfidf(model, 'orbit'), []).length, 0);
-    const scores = rerankCandidates(textToTfidf(model, ''), candidates);
+    assert.equal(rerankCandidates(textToTfidf(model, 'orbit'), packSparse([])).length, 0);
+    const scores = rerankCandidates(textToTfidf(model, ''), packed);
     for (const s of scores) assert.ok(s >= 0 && s <= 1);
   });
 
