@@ -26,7 +26,7 @@ export interface RerankOptions {
  * in TF-IDF space, restricted to the candidates. Pure; about N·(m+1) sparse dot products.
  * The candidates come packed (candidate c = positions [offsets[c], offsets[c + 1])), as they travel between
  * threads: unpacked into an object and two views each, 800 candidates made a quarter of a pool thread's time
- * per query garbage collection (a CPU profile at 1M documents).
+ * per query garbage collection (a session's CPU profile at 1M documents; bench/RESULTS.md, ninth part).
  * Returns one score in [0, 1] per candidate, in candidate order (use `rankByScore`).
  */
 export function rerankCandidates(query: SparseVector, packed: PackedSparse, options: RerankOptions = {}): Float32Array {

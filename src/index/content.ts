@@ -600,8 +600,9 @@ export class TenantContent {
         return vector?.some((x) => x !== 0) ? this.rank(generation, vector, [doc.text], TUNE_ANSWERS, { ...options, exclude: new Set([doc.id]) }) : [];
       };
       // An exact answer holds only for the rows it was computed on. During a bulk import new documents enter the
-      // exact top 10 between two trials, and a trial compared with an older answer misses them: 1M generated
-      // texts were tuned to 64 probes of 896 (similar p50 11 ms) where 4 keep 0.996 of a fresh answer (4.5 ms).
+      // exact top 10 between two trials, and a trial compared with an older answer misses them: a bench:scale
+      // import of 1M generated texts was tuned to 64 probes of 896 (similar p50 13.9 ms), where the same index
+      // tuned at rest kept 0.996 at 4 (docs/decisions/vector.md).
       const exact = new FreshAnswers(index, async (doc: DocumentRecord) => (await ask(doc, { exact: true })).map((h) => h.id));
       const { chosen, tried } = await index.tuneProbes(async (trial) => {
         let kept = 0;

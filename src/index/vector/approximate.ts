@@ -1,5 +1,6 @@
 import { FaissAddon, FaissIndex } from './faiss-addon';
 import { SharedVectorStore } from './shared-store';
+import { SNAPSHOT_SLICE } from './snapshot';
 
 /** The largest number of inverted lists chosen automatically (√rows up to here). */
 export const MAX_AUTO_NLIST = 8192;
@@ -34,8 +35,6 @@ export interface RowScores {
 }
 
 const CHUNK_ROWS = 4096;
-/** Labels looked up for a snapshot between two pauses. */
-const PERSIST_SLICE = 1 << 16;
 
 /** Label state of an approximate index as stored in a snapshot header. */
 export interface PersistedApproximate {
@@ -328,13 +327,13 @@ export class ApproximateIndex {
   /**
    * What a snapshot needs to restore this index (call while paused: labels do not change then): the label of each
    * of `ids` (-1: none) and the ids whose changes are pending, taken last, so an id changed after `ids` were
-   * captured is among them. Awaits `pause` every PERSIST_SLICE ids.
+   * captured is among them. Awaits `pause` every SNAPSHOT_SLICE ids.
    */
   async persistedState(ids: string[], pause: () => Promise<void>): Promise<PersistedApproximate> {
     const labels = new Array<number>(ids.length);
     for (let i = 0; i < ids.length; i++) {
       labels[i] = this.idToLabel.get(ids[i]!) ?? -1;
-      if ((i + 1) % PERSIST_SLICE === 0) await pause();
+      if ((i + 1) % SNAPSHOT_SLICE === 0) await pause();
     }
     return {
       description: this.description,

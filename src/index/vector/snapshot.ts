@@ -20,8 +20,8 @@ export interface SnapshotHeader {
   extra?: Record<string, unknown>;
 }
 
-/** Ids listed for a snapshot between two turns of the event loop. */
-const LIST_SLICE = 1 << 16;
+/** Items a snapshot's long loops (ids listed, terms packed, labels looked up) handle between turns of the event loop. */
+export const SNAPSHOT_SLICE = 1 << 16;
 
 /** Lets the event loop run: a snapshot of a million rows takes seconds of work, done between requests. */
 export const pauseForEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -44,7 +44,7 @@ export async function writeSnapshot(
     for (const [id, row] of store.idRows()) {
       ids.push(id);
       rows.push(row);
-      if (ids.length % LIST_SLICE === 0) await pauseForEventLoop();
+      if (ids.length % SNAPSHOT_SLICE === 0) await pauseForEventLoop();
     }
     const header = Buffer.from(JSON.stringify({ dim: store.dim, ids, meta, extra: await extra?.(ids, rows) }), 'utf8');
     const pad = (4 - ((12 + header.length) % 4)) % 4;

@@ -1,13 +1,11 @@
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
-import type { TermsFile } from './snapshot';
+import { SNAPSHOT_SLICE, type TermsFile } from './snapshot';
 
 /** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the terms. */
 const MAX_GARBAGE_SHARE = 0.5;
 const MIN_COMPACT_TERMS = 4096;
 /** Terms are kept in chunks of this many (512 KB of ids, 512 KB of weights); a longer row gets a chunk of its own. */
 const CHUNK_TERMS = 1 << 17;
-/** Rows packed for a snapshot between two pauses. */
-const SLICE_ROWS = 1 << 16;
 
 /** Term positions [start, start + ids.length) of the rows' terms. */
 interface Chunk {
@@ -137,7 +135,7 @@ export class SparseRows {
 
   /**
    * The vectors of `rows` as a terms file holds them: row i of it for `rows[i]`, empty and marked absent where
-   * none. Awaits `pause` every SLICE_ROWS rows (a snapshot of a million rows packs tens of millions of terms): the
+   * none. Awaits `pause` every SNAPSHOT_SLICE rows (a snapshot of a million rows packs tens of millions of terms): the
    * caller keeps row numbers valid meanwhile (the store's compaction blocked). A row that loses its terms during a
    * pause keeps the room counted for it and is marked absent; a reader skips it.
    */
@@ -150,7 +148,7 @@ export class SparseRows {
       const has = this.has(row);
       present[i] = has ? 1 : 0;
       offsets[i + 1] = offsets[i]! + (has ? this.spans[2 * row + 1]! - 1 : 0);
-      if ((i + 1) % SLICE_ROWS === 0) await pause();
+      if ((i + 1) % SNAPSHOT_SLICE === 0) await pause();
     }
     const termIds = new Uint32Array(offsets[n]!);
     const weights = new Float32Array(offsets[n]!);
@@ -167,7 +165,7 @@ export class SparseRows {
           weights[at] = chunkWeights[j]!;
         }
       }
-      if ((i + 1) % SLICE_ROWS === 0) await pause();
+      if ((i + 1) % SNAPSHOT_SLICE === 0) await pause();
     }
     return { packed: { offsets, ids: termIds, weights }, present };
   }
