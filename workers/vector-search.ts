@@ -1,4 +1,4 @@
-import { CLOSED_FLAG_OFFSET, instantiateKernel, KernelExports } from '../src/index/vector/kernel';
+import { KernelCache } from '../src/index/vector/kernel-cache';
 
 /** One shard of an exact scan: rows [begin, end) of a SharedVectorStore's memory. */
 export type VectorSearchTask = SingleScanTask | BatchScanTask;
@@ -33,44 +33,14 @@ export interface SingleScanTask extends ScanBase {
   outRows: number;
 }
 
-const MAX_CACHED = 64;
-interface Cached {
-  kernel: KernelExports;
-  closedFlag: Int32Array;
-}
-const instances = new Map<number, Cached>();
-
-/** Drops instances of closed indexes so their memory can be freed. */
-function evictClosed(): void {
-  for (const [store, cached] of instances) if (Atomics.load(cached.closedFlag, 0) !== 0) instances.delete(store);
-}
-
-function kernelFor(task: VectorSearchTask): KernelExports {
-  evictClosed();
-  let cached = instances.get(task.store);
-  if (cached) {
-    // refresh LRU position
-    instances.delete(task.store);
-  } else {
-    cached = {
-      kernel: instantiateKernel(task.memory),
-      closedFlag: new Int32Array(task.memory.buffer, CLOSED_FLAG_OFFSET, 1),
-    };
-    if (instances.size >= MAX_CACHED) {
-      const oldest = instances.keys().next().value;
-      if (oldest !== undefined) instances.delete(oldest);
-    }
-  }
-  instances.set(task.store, cached);
-  return cached.kernel;
-}
+const kernels = new KernelCache();
 
 /**
  * Scans the shard and writes up to k (score, row) pairs per query to the task's output;
  * returns how many (a batch writes its counts to `sizes` and returns 0).
  */
 export default function vectorSearch(task: VectorSearchTask): number {
-  const kernel = kernelFor(task);
+  const kernel = kernels.of(task.store, task.memory);
   if (task.kind === 'batch') {
     kernel.kv_topk_multi(task.base, task.stride, task.begin, task.end, task.desc, task.nq, task.alive, task.sizes);
     return 0;

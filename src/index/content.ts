@@ -8,8 +8,7 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { rankDescending, VectorIndex, type SearchOptions } from './vector';
-import type { RerankTask } from '../../workers/rerank';
+import { VectorIndex, type SearchOptions } from './vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from './vector/fresh-answers';
 
@@ -561,26 +560,12 @@ export class TenantContent {
     return this.rank(generation, vector, query.texts, k, { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch });
   }
 
-  /** The k documents of `generation` nearest `vector`: vector candidates, then (corpus model) the TF-IDF second stage. */
+  /** The k documents of `generation` nearest `vector`: one pool task searches and (corpus model) reranks by TF-IDF. */
   private async rank(generation: Generation, vector: Float32Array, texts: string[], k: number, searchOptions: SearchOptions): Promise<Similar[]> {
     const { index, model, rerank } = generation;
-    const wanted = rerank ? Math.max(k, this.settings.candidates) : k;
-    if (!rerank) {
-      const hits = await index.search(vector, Math.min(wanted, index.kMax), searchOptions);
-      return hits.slice(0, k).map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
-    }
-    // Every hit that has TF-IDF terms (all, unless restored from an older snapshot that lacked some).
-    const { hits: candidates, vectors: candidateVectors, terms } = await index.searchCandidates(vector, Math.min(wanted, index.kMax), searchOptions);
-    if (candidates.length === 0) return [];
-    const task: RerankTask = {
-      model, queryTexts: texts, candidates: terms,
-      denseScores: Float32Array.from(candidates, (c) => c.score), candidateVectors,
-    };
-    // This query's own arrays (~0.7 MB at 800 candidates): handed over to the pool thread, not copied.
-    const { offsets, ids, weights } = task.candidates;
-    const scores = await this.pool.run<Float32Array>('rerank', task, [offsets.buffer, ids.buffer, weights.buffer, task.denseScores.buffer, candidateVectors.buffer]);
-    const best = rankDescending(scores, (i) => candidates[i]!.id).subarray(0, k);
-    return Array.from(best, (i) => ({ id: candidates[i]!.id, similarity: scores[i]! }));
+    const second = rerank ? { model, texts, candidates: this.settings.candidates } : undefined;
+    const hits = await index.query(vector, Math.min(k, index.kMax), searchOptions, second);
+    return hits.map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
   }
 
   /**

@@ -49,12 +49,14 @@ export class ExactSearch {
   localScanRows: number;
   batchScans: boolean;
   private readonly pool: WorkerPool | undefined;
-  private readonly slots: SlotPool;
-  private readonly masks = new SlotPool(EXACT_MASK_SLOTS);
+  /** Scratch slots of the store's memory (a query and its outputs), one per search in flight. */
+  readonly slots: SlotPool;
+  /** Row bitmaps of the store's memory, one per masked search in flight. */
+  readonly masks = new SlotPool(EXACT_MASK_SLOTS);
   private readonly scanQueue: PendingScan[] = [];
   private scanRunning = false;
 
-  constructor(private readonly store: SharedVectorStore, private readonly storeNumber: number, opts: ExactSearchOptions) {
+  constructor(private readonly store: SharedVectorStore, readonly storeNumber: number, opts: ExactSearchOptions) {
     this.pool = opts.pool;
     this.shards = opts.shards;
     this.batchScans = opts.batchScans;
@@ -268,7 +270,7 @@ export class ExactSearch {
   }
 
   /** Row bitmap for one query: allowed rows (all when no allow) minus excluded rows. */
-  private fillMask(
+  fillMask(
     maskPtr: number, count: number,
     allow: ReadonlySet<string> | ((id: string) => boolean) | undefined,
     exclude: ReadonlySet<string> | undefined,

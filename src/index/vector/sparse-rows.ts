@@ -4,42 +4,105 @@ import { SNAPSHOT_SLICE, type TermsFile } from './snapshot';
 /** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the terms. */
 const MAX_GARBAGE_SHARE = 0.5;
 const MIN_COMPACT_TERMS = 4096;
-/** Terms are kept in chunks of this many (512 KB of ids, 512 KB of weights); a longer row gets a chunk of its own. */
-const CHUNK_TERMS = 1 << 17;
+/** The term arrays grow by at least this many terms (512 KB of ids, 512 KB of weights), else by half. */
+const GROW_TERMS = 1 << 17;
+/** Growable shared buffers reserve their largest size up front (address space, not memory). */
+const MAX_TERM_BYTES = 2 ** 32;
+const MAX_SPAN_BYTES = 8 * 2 ** 23;
 
-/** Term positions [start, start + ids.length) of the rows' terms. */
-interface Chunk {
-  start: number;
-  ids: Uint32Array;
-  weights: Float32Array;
+/**
+ * A SparseRows' arrays as pool threads read them: spans (per row: start of its terms, then length + 1, 0 for none),
+ * term ids and weights, each a growable SharedArrayBuffer. A reader takes all three at once: compaction writes
+ * fresh buffers and swaps them in, never rewriting the ones readers hold.
+ */
+export interface SharedTerms {
+  spans: SharedArrayBuffer;
+  ids: SharedArrayBuffer;
+  weights: SharedArrayBuffer;
+}
+
+function growable(bytes: number, max: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(bytes, { maxByteLength: max });
+}
+
+/** Grows `buffer` to at least `bytes` (by half at least), in whole multiples of 8 bytes (a span, two 32-bit words). */
+function grow(buffer: SharedArrayBuffer, bytes: number): void {
+  if (bytes > buffer.byteLength) buffer.grow(Math.min(buffer.maxByteLength, Math.ceil(Math.max(bytes, buffer.byteLength * 1.5) / 8) * 8));
 }
 
 /**
- * A sparse vector per row of a vector store (the second stage's TF-IDF terms), in chunks of flat arrays, found by
- * the store's row: where a row's terms start and how many there are sit side by side in `spans`, so the 800 rows
- * a search names cost two cache misses each (their span, their terms), not a lookup by id (at 1M documents
- * ~0.65 µs of misses per id). Chunks, not one array grown by half: growing copied every term on the event loop
- * (~100 ms at 1M documents) and left up to a third of the array spare (an 82k key: 39 MB for 28 MB of terms).
+ * The terms of those `rows` that have some, packed in order (`present` lists their indices in `rows`). Any thread
+ * may call it while the owner writes: a row written meanwhile may read as absent or as its previous terms, never
+ * outside the arrays.
+ */
+export function packTermsOf(terms: SharedTerms, rows: ArrayLike<number>, count = rows.length): { packed: PackedSparse; present: Int32Array } {
+  const spans = new Uint32Array(terms.spans);
+  const termIds = new Uint32Array(terms.ids);
+  const termWeights = new Float32Array(terms.weights);
+  const present = new Int32Array(count);
+  const starts = new Uint32Array(count);
+  const lengths = new Uint32Array(count);
+  let n = 0;
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const row = rows[i]!;
+    if (row < 0 || 2 * row + 1 >= spans.length) continue;
+    const start = spans[2 * row]!;
+    const span = spans[2 * row + 1]!;
+    if (span === 0) continue;
+    const length = Math.min(span - 1, Math.max(0, termIds.length - start));
+    present[n] = i;
+    starts[n] = start;
+    lengths[n++] = length;
+    total += length;
+  }
+  const offsets = new Uint32Array(n + 1);
+  const ids = new Uint32Array(total);
+  const weights = new Float32Array(total);
+  // element by element: a few dozen terms per row, where two views and two copies per row cost more
+  for (let i = 0, at = 0; i < n; i++) {
+    for (let j = starts[i]!, end = j + lengths[i]!; j < end; j++, at++) {
+      ids[at] = termIds[j]!;
+      weights[at] = termWeights[j]!;
+    }
+    offsets[i + 1] = at;
+  }
+  return { packed: { offsets, ids, weights }, present: present.subarray(0, n) };
+}
+
+/**
+ * A sparse vector per row of a vector store (the second stage's TF-IDF terms), in shared growable arrays found by
+ * the store's row, so the pool thread answering a query reads its candidates' terms where they are: where a row's
+ * terms start and how many there are sit side by side in `spans` (two cache misses per row, not a lookup by id).
+ * Rows are appended; a replaced or deleted row leaves garbage, reclaimed by compaction into fresh buffers.
  * The owner keeps rows in step with the store: `set` for a new row, `delete` for a dead one, `move` when
  * compaction moves a row.
  */
 export class SparseRows {
-  /** Per row: start position of its terms, then length + 1 (0: the row has no vector). */
-  private spans: Uint32Array = new Uint32Array(128);
+  private buffers: SharedTerms;
+  private spans: Uint32Array;
+  private ids: Uint32Array;
+  private weights: Float32Array;
   private live = 0;
-  /** In order of `start`; the last takes new rows. */
-  private chunks: Chunk[] = [];
   /** The position after the last term written. */
   private end = 0;
   private garbage = 0;
-  /** The chunk the last lookup found: rows are mostly read in runs from one chunk. */
-  private recent = 0;
+
+  constructor(terms = GROW_TERMS, rows = 128) {
+    this.buffers = {
+      spans: growable(8 * rows, MAX_SPAN_BYTES), ids: growable(4 * terms, MAX_TERM_BYTES), weights: growable(4 * terms, MAX_TERM_BYTES),
+    };
+    this.spans = new Uint32Array(this.buffers.spans);
+    this.ids = new Uint32Array(this.buffers.ids);
+    this.weights = new Float32Array(this.buffers.weights);
+  }
 
   /** Adopts packed vectors (a snapshot's): packed row i is row i's, unless `present[i]` is 0. */
   static fromPacked(packed: PackedSparse, present?: Uint8Array): SparseRows {
-    const rows = new SparseRows();
     const count = packed.offsets.length - 1;
-    rows.spans = new Uint32Array(2 * Math.max(64, count));
+    const rows = new SparseRows(Math.max(GROW_TERMS, packed.ids.length), Math.max(64, count));
+    rows.ids.set(packed.ids);
+    rows.weights.set(packed.weights);
     for (let i = 0; i < count; i++) {
       const length = packed.offsets[i + 1]! - packed.offsets[i]!;
       if (present && !present[i]) {
@@ -50,9 +113,13 @@ export class SparseRows {
       rows.spans[2 * i + 1] = length + 1;
       rows.live++;
     }
-    rows.chunks = [{ start: 0, ids: packed.ids, weights: packed.weights }];
     rows.end = packed.ids.length;
     return rows;
+  }
+
+  /** The arrays as they are now, for a pool thread (see SharedTerms). */
+  get shared(): SharedTerms {
+    return this.buffers;
   }
 
   get size(): number {
@@ -61,24 +128,22 @@ export class SparseRows {
 
   /** Bytes of term arrays held, spare room included. */
   get bytes(): number {
-    let bytes = this.spans.byteLength;
-    for (const chunk of this.chunks) bytes += chunk.ids.byteLength + chunk.weights.byteLength;
-    return bytes;
+    return this.buffers.spans.byteLength + this.buffers.ids.byteLength + this.buffers.weights.byteLength;
   }
 
   has(row: number): boolean {
-    return row >= 0 && 2 * row < this.spans.length && this.spans[2 * row + 1]! !== 0;
+    return row >= 0 && 2 * row + 1 < this.spans.length && this.spans[2 * row + 1]! !== 0;
   }
 
   /** Stores `vector` for `row`, replacing any it had. */
   set(row: number, vector: SparseVector): void {
     this.delete(row);
     const n = vector.ids.length;
-    const chunk = this.roomFor(n);
-    const at = this.end - chunk.start;
-    chunk.ids.set(vector.ids, at);
-    chunk.weights.set(vector.weights, at);
+    this.roomFor(n);
+    this.ids.set(vector.ids, this.end);
+    this.weights.set(vector.weights, this.end);
     this.reserveRow(row);
+    // Start first, then the length that makes the row visible to readers.
     this.spans[2 * row] = this.end;
     this.spans[2 * row + 1] = n + 1;
     this.end += n;
@@ -105,39 +170,16 @@ export class SparseRows {
 
   /** The vectors of those `rows` that have one, packed in order; `present` lists their indices in `rows`. */
   pack(rows: ArrayLike<number>): { packed: PackedSparse; present: number[] } {
-    const present: number[] = [];
-    let terms = 0;
-    for (let i = 0; i < rows.length; i++) {
-      if (!this.has(rows[i]!)) continue;
-      present.push(i);
-      terms += this.spans[2 * rows[i]! + 1]! - 1;
-    }
-    const offsets = new Uint32Array(present.length + 1);
-    const termIds = new Uint32Array(terms);
-    const weights = new Float32Array(terms);
-    // element by element: a few dozen terms per row, where two views and two copies per row cost more
-    for (let i = 0, at = 0; i < present.length; i++) {
-      const row = rows[present[i]!]!;
-      const start = this.spans[2 * row]!;
-      const chunk = this.chunkAt(start);
-      const from = start - chunk.start;
-      const to = from + this.spans[2 * row + 1]! - 1;
-      const ids = chunk.ids;
-      const chunkWeights = chunk.weights;
-      for (let j = from; j < to; j++, at++) {
-        termIds[at] = ids[j]!;
-        weights[at] = chunkWeights[j]!;
-      }
-      offsets[i + 1] = at;
-    }
-    return { packed: { offsets, ids: termIds, weights }, present };
+    const { packed, present } = packTermsOf(this.buffers, rows);
+    return { packed, present: Array.from(present) };
   }
 
   /**
    * The vectors of `rows` as a terms file holds them: row i of it for `rows[i]`, empty and marked absent where
    * none. Awaits `pause` every SNAPSHOT_SLICE rows (a snapshot of a million rows packs tens of millions of terms): the
    * caller keeps row numbers valid meanwhile (the store's compaction blocked). A row that loses its terms during a
-   * pause keeps the room counted for it and is marked absent; a reader skips it.
+   * pause keeps the room counted for it and is marked absent; a reader skips it. Reads through the arrays current at
+   * each row (a compaction during a pause swaps them).
    */
   async packFile(rows: ArrayLike<number>, pause: () => Promise<void>): Promise<TermsFile> {
     const n = rows.length;
@@ -154,16 +196,11 @@ export class SparseRows {
     const weights = new Float32Array(offsets[n]!);
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
-      if (present[i] && !this.has(row)) present[i] = 0;
+      if (present[i] && (!this.has(row) || this.spans[2 * row + 1]! - 1 !== offsets[i + 1]! - offsets[i]!)) present[i] = 0;
       if (present[i]) {
-        const start = this.spans[2 * row]!;
-        const chunk = this.chunkAt(start);
-        const from = start - chunk.start;
-        const { ids, weights: chunkWeights } = chunk;
-        for (let j = from, at = offsets[i]!; at < offsets[i + 1]!; j++, at++) {
-          termIds[at] = ids[j]!;
-          weights[at] = chunkWeights[j]!;
-        }
+        const from = this.spans[2 * row]!;
+        termIds.set(this.ids.subarray(from, from + offsets[i + 1]! - offsets[i]!), offsets[i]!);
+        weights.set(this.weights.subarray(from, from + offsets[i + 1]! - offsets[i]!), offsets[i]!);
       }
       if ((i + 1) % SNAPSHOT_SLICE === 0) await pause();
     }
@@ -171,69 +208,42 @@ export class SparseRows {
   }
 
   private reserveRow(row: number): void {
-    if (2 * row < this.spans.length) return;
-    const grown = new Uint32Array(2 * Math.max(row + 1, Math.ceil(this.spans.length * 0.75)));
-    grown.set(this.spans);
-    this.spans = grown;
+    if (2 * row + 1 < this.spans.length) return;
+    grow(this.buffers.spans, 8 * (row + 1));
   }
 
-  /** The chunk holding position `at`. */
-  private chunkAt(at: number): Chunk {
-    const chunks = this.chunks;
-    const recent = chunks[this.recent]!;
-    if (at >= recent.start && at < recent.start + recent.ids.length) return recent;
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (chunks[mid]!.start <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    this.recent = lo;
-    return chunks[lo]!;
-  }
-
-  /** The chunk to write `n` more terms at `end`: the last one, or a new one (reclaiming garbage first when it is worth it). */
-  private roomFor(n: number): Chunk {
-    const last = this.chunks[this.chunks.length - 1];
-    if (last && this.end + n <= last.start + last.ids.length) return last;
+  /** Room for `n` more terms at `end`: the arrays grown, or compacted first when garbage passes its share. */
+  private roomFor(n: number): void {
+    if (this.end + n <= this.ids.length) return;
     if (this.garbage > MIN_COMPACT_TERMS && this.garbage > MAX_GARBAGE_SHARE * this.end) {
       this.compact();
-      return this.roomFor(n);
+      if (this.end + n <= this.ids.length) return;
     }
-    if (last) {
-      // What the last chunk has left is less than this row: left unused (counted as garbage, for compaction).
-      this.garbage += last.start + last.ids.length - this.end;
-      this.end = last.start + last.ids.length;
-    }
-    const size = Math.max(CHUNK_TERMS, n);
-    const chunk = { start: this.end, ids: new Uint32Array(size), weights: new Float32Array(size) };
-    this.chunks.push(chunk);
-    return chunk;
+    const terms = Math.max(this.end + n, this.ids.length + GROW_TERMS);
+    grow(this.buffers.ids, 4 * terms);
+    grow(this.buffers.weights, 4 * terms);
   }
 
-  /** Rewrites the live rows into fresh chunks, in row order. */
+  /** Rewrites the live rows into fresh buffers, in row order, and swaps them in (readers keep the ones they hold). */
   private compact(): void {
     const spans = this.spans;
-    const live: Array<{ span: number; ids: Uint32Array; weights: Float32Array }> = [];
+    const liveTerms = this.end - this.garbage;
+    const next = new SparseRows(Math.max(GROW_TERMS, Math.ceil(liveTerms * 1.25)), spans.length / 2);
     for (let span = 0; span < spans.length; span += 2) {
       const length = spans[span + 1]! - 1;
       if (length < 0) continue;
-      const chunk = this.chunkAt(spans[span]!);
-      const from = spans[span]! - chunk.start;
-      live.push({ span, ids: chunk.ids.subarray(from, from + length), weights: chunk.weights.subarray(from, from + length) });
+      const from = spans[span]!;
+      next.ids.set(this.ids.subarray(from, from + length), next.end);
+      next.weights.set(this.weights.subarray(from, from + length), next.end);
+      next.spans[span] = next.end;
+      next.spans[span + 1] = length + 1;
+      next.end += length;
     }
-    this.chunks = [];
-    this.recent = 0;
-    this.end = 0;
+    this.buffers = next.buffers;
+    this.spans = next.spans;
+    this.ids = next.ids;
+    this.weights = next.weights;
+    this.end = next.end;
     this.garbage = 0;
-    for (const row of live) {
-      const chunk = this.roomFor(row.ids.length);
-      const at = this.end - chunk.start;
-      chunk.ids.set(row.ids, at);
-      chunk.weights.set(row.weights, at);
-      spans[row.span] = this.end;
-      this.end += row.ids.length;
-    }
   }
 }

@@ -6,6 +6,7 @@ import { loadFaissAddon } from './faiss-addon';
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
 import { rankDescending } from './rank';
 import { SparseRows } from './sparse-rows';
+import type { QueryResult, QueryTask, SecondStage } from './query-task';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
@@ -24,6 +25,11 @@ const RETUNE_GROWTH = 1.5;
 const RESCORE_OVERFETCH = 2;
 const TUNE_OVERFETCH = [1.25, 1.5];
 const RESCORE_MIN_EXTRA = 20;
+/**
+ * A pool thread scans up to this many local-scan lengths per pool thread alone (a length ≈ 0.4 ms at dim 256: 65,536
+ * rows on 2 threads, ≈ 3 ms); a longer exact scan is split over the pool's threads first.
+ */
+const POOL_SCAN_SHARDS = 4;
 
 export type { Hit } from './approximate';
 
@@ -57,12 +63,8 @@ export interface VectorIndexOptions {
   batchScans?: boolean;
 }
 
-/** Hits with what a second stage reads of each: its vector (dim floats per hit) and its terms, in hit order. */
-export interface Candidates {
-  hits: Hit[];
-  vectors: Float32Array;
-  terms: PackedSparse;
-}
+/** A query's second stage (see SecondStage): the model, the query's texts, and the dense candidates it rescores. */
+export type SecondStageQuery = Omit<SecondStage, 'terms'>;
 
 /** How an approximate search is made: lists probed, and the shortlist re-scored exactly (in hits wanted). */
 export interface ApproximateTrial {
@@ -105,6 +107,7 @@ export class VectorIndex {
   readonly dim: number;
   readonly store: SharedVectorStore;
   private readonly exact: ExactSearch;
+  private readonly pool: WorkerPool | undefined;
   private readonly compactRatio: number;
   private readonly approxOptions: (ApproximateOptions & { minRows?: number }) | undefined;
   private approx: ApproximateIndex | undefined;
@@ -140,6 +143,7 @@ export class VectorIndex {
     this.exact = new ExactSearch(this.store, nextStoreNumber++, {
       pool: opts.pool, shards, localScanRows: opts.localScanRows, concurrentSearches, batchScans: opts.batchScans ?? true,
     });
+    this.pool = opts.pool;
     this.compactRatio = opts.compactRatio ?? 0.1;
     this.approxOptions = opts.approximate === false ? undefined : (opts.approximate ?? {});
     if (opts.terms) this.attachTerms(new SparseRows());
@@ -192,6 +196,14 @@ export class VectorIndex {
       if (id !== undefined) ids.add(id);
     }
     return [...ids];
+  }
+
+  /** A copy of the terms stored with `id` (an index made with `terms`). */
+  termsOf(id: string): SparseVector | undefined {
+    const row = this.store.rowOf(id);
+    if (row === undefined || !this.terms?.has(row)) return undefined;
+    const { packed } = this.terms.pack([row]);
+    return { ids: packed.ids, weights: packed.weights };
   }
 
   /** A copy of the stored (normalised) vector. */
@@ -392,27 +404,141 @@ export class VectorIndex {
   }
 
   /**
-   * The candidates of a second stage: `search`'s hits that carry terms, each with its stored (normalised) vector
-   * (`vectors[i × dim …]`) and its terms, in hit order. Read by row where the approximate index named the rows.
+   * The k ids nearest `query`, best first (ties by id), answered whole by one pool task (src/index/vector/query-task.ts):
+   * the scan or the approximate shortlist's re-scoring, and with `second` the candidates' second stage, all read from
+   * shared memory in the pool thread. This thread only turns ids into rows before and rows into ids after (and asks
+   * FAISS for a shortlist, which runs off the event loop). Needs the index's pool; `second` needs its terms.
    */
-  async searchCandidates(query: Float32Array, k: number, opts: SearchOptions = {}): Promise<Candidates> {
-    const terms = this.terms;
-    if (!terms) throw new Error('an index made without terms has no candidates for a second stage');
-    const found = await this.searchRows(query, k, opts);
-    // Right after the search, in the same turn of the event loop: compaction (which moves rows) runs between turns.
-    const rows = Int32Array.from(found, ({ id, row }) => row ?? this.store.rowOf(id) ?? -1);
-    const { packed, present } = terms.pack(rows);
-    const vectors = new Float32Array(present.length * this.dim);
-    this.store.copyRows(present.map((at) => rows[at]!), vectors);
-    const hits = present.map((at) => ({ id: found[at]!.id, score: found[at]!.score }));
-    return { hits, vectors, terms: packed };
+  async query(query: Float32Array, k: number, opts: SearchOptions = {}, second?: SecondStageQuery): Promise<Hit[]> {
+    if (second && !this.terms) throw new Error('an index made without terms has no candidates for a second stage');
+    const pool = this.pool;
+    if (!pool) throw new Error('an index made without a pool answers queries with search()');
+    const q = normalised(this.checkQuery(query, k));
+    const { allow, exclude } = opts;
+    const wanted = second ? Math.min(this.kMax, Math.max(k, second.candidates)) : k;
+    const slot = await this.exact.slots.acquire();
+    const token = this.store.beginRead();
+    let mask: number | undefined;
+    try {
+      const bigExclude = exclude !== undefined && exclude.size > EXCLUDE_OVERFETCH_MAX;
+      const excludeRows = bigExclude || !exclude ? new Int32Array(0) : this.rowsOf(exclude);
+      const plan = await this.plan(q, wanted, opts, excludeRows.length);
+      const needsMask = plan.shortlist === undefined && (allow !== undefined || bigExclude);
+      if (needsMask) {
+        mask = await this.exact.masks.acquire();
+        this.exact.fillMask(this.maskAt(mask), this.store.count, allow, exclude);
+      }
+      const task = (shortlist: Int32Array | undefined): QueryTask => ({
+        ...this.taskBase(slot), count: this.store.count, vector: q, excludeRows: bigExclude ? this.rowsOf(exclude) : excludeRows,
+        mask: mask === undefined ? 0 : this.maskAt(mask), shortlist, k, kMax: this.kMax,
+        second: second && { ...second, candidates: wanted, terms: (this.terms as SparseRows).shared },
+      });
+      let result = await pool.run<QueryResult>('content-search', task(plan.shortlist));
+      const eligible = (allow instanceof Set ? allow.size : this.size) - (exclude?.size ?? 0);
+      if (plan.approximate && result.rows.length < Math.min(k, eligible)) {
+        // Too few results (a filter the probed lists barely cover): answer exactly instead.
+        if (allow !== undefined || bigExclude) {
+          mask ??= await this.exact.masks.acquire();
+          this.exact.fillMask(this.maskAt(mask), this.store.count, allow, exclude);
+        }
+        result = await pool.run<QueryResult>('content-search', task(undefined));
+      }
+      return this.hitsOf(result, k);
+    } finally {
+      this.store.endRead(token);
+      if (mask !== undefined) this.exact.masks.release(mask);
+      this.exact.slots.release(slot);
+    }
   }
 
-  private async searchRows(query: Float32Array, k: number, opts: SearchOptions): Promise<Array<Hit & { row?: number }>> {
+  /**
+   * Where a query's candidates come from: a short allow-list's rows, the approximate index's shortlist, the worker
+   * shards' exact scan of a large index, or (no shortlist) the pool thread's own scan.
+   */
+  private async plan(q: Float32Array, wanted: number, opts: SearchOptions, excluded: number): Promise<{ shortlist?: Int32Array; approximate?: boolean }> {
+    const { allow, exclude } = opts;
+    const directMax = this.store.layout.directMax;
+    if (allow instanceof Set && allow.size <= directMax) {
+      return { shortlist: this.rowsOf([...allow].filter((id) => !exclude?.has(id))) };
+    }
+    if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') {
+      const shortlist = await this.approximateShortlist(q, wanted + excluded, allow, exclude, opts);
+      if (shortlist.length <= directMax) return { shortlist, approximate: true };
+    }
+    if (this.store.count > this.exact.localScanRows * this.exact.shards * POOL_SCAN_SHARDS) {
+      // A scan longer than a pool thread should take alone: split over the pool (worker shards), then re-scored there.
+      const hits = await this.exact.search(q, Math.min(this.kMax, wanted), allow, exclude);
+      return { shortlist: this.rowsOf(hits.map((h) => h.id)) };
+    }
+    return {};
+  }
+
+  /** The approximate index's shortlist for `wanted` hits, with the rows it does not reflect yet (read your writes). */
+  private async approximateShortlist(
+    q: Float32Array, wanted: number, allow: ReadonlySet<string> | undefined, exclude: ReadonlySet<string> | undefined, trial: Partial<ApproximateTrial>,
+  ): Promise<Int32Array> {
+    const approx = this.approx as ApproximateIndex;
+    const capped = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted);
+    // Lossy codes (SQ8) only shortlist: fetch more than wanted; the pool thread re-scores from the float32 rows.
+    const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
+    const fetch = approx.quantized ? Math.max(Math.ceil(capped * overfetch), capped + RESCORE_MIN_EXTRA) : capped;
+    const { rows } = await approx.search(q, fetch, allow, trial.nprobe);
+    const unapplied = new Set(approx.unapplied());
+    if (unapplied.size === 0) return rows;
+    const kept = Array.from(rows).filter((row) => !unapplied.has(this.store.idOf(row) as string));
+    for (const id of unapplied) {
+      const row = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.rowOf(id);
+      if (row !== undefined) kept.push(row);
+    }
+    return Int32Array.from(kept);
+  }
+
+  private rowsOf(ids: Iterable<string>): Int32Array {
+    const rows: number[] = [];
+    for (const id of ids) {
+      const row = this.store.rowOf(id);
+      if (row !== undefined) rows.push(row);
+    }
+    return Int32Array.from(rows);
+  }
+
+  private maskAt(mask: number): number {
+    return this.store.layout.maskBase + mask * this.store.layout.maskBytes;
+  }
+
+  private taskBase(slot: number): Pick<QueryTask, 'store' | 'memory' | 'dim' | 'stride' | 'vectorsBase' | 'aliveBase' | 'queryAt' | 'outAt'> {
+    const { layout } = this.store;
+    const slotBase = layout.slotsBase + slot * layout.slotBytes;
+    return {
+      store: this.exact.storeNumber, memory: this.store.memory, dim: this.dim, stride: layout.stride,
+      vectorsBase: layout.vectorsBase, aliveBase: layout.aliveBase, queryAt: slotBase + layout.slotQuery, outAt: slotBase + layout.slotOut,
+    };
+  }
+
+  /** A pool thread's rows as hits (called before the read ends: the rows still name what was scored), ties by id. */
+  private hitsOf(result: QueryResult, k: number): Hit[] {
+    const best = new Map<string, number>();
+    for (let i = 0; i < result.rows.length; i++) {
+      const id = this.store.idOf(result.rows[i]!);
+      if (id === undefined) continue;
+      const score = result.scores[i]!;
+      const prev = best.get(id);
+      if (prev === undefined || score > prev) best.set(id, score);
+    }
+    const hits: Hit[] = [];
+    for (const [id, score] of best) hits.push({ id, score });
+    return hits.sort(byScoreDesc).slice(0, k);
+  }
+
+  private checkQuery(query: Float32Array, k: number): Float32Array {
     if (query.length !== this.dim) throw new RangeError(`query has ${query.length} dims, index has ${this.dim}`);
     if (!Number.isInteger(k) || k < 1) throw new RangeError('k must be a positive integer');
     if (k > this.kMax) throw new RangeError(`k must be at most ${this.kMax}`);
-    const q = normalised(query);
+    return query;
+  }
+
+  private async searchRows(query: Float32Array, k: number, opts: SearchOptions): Promise<Array<Hit & { row?: number }>> {
+    const q = normalised(this.checkQuery(query, k));
     const { allow, exclude } = opts;
     if (allow instanceof Set && allow.size <= this.store.layout.directMax) {
       return this.exact.scoreDirect(q, k, allow, exclude);

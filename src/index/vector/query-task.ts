@@ -1,0 +1,123 @@
+import type { SerializedModel } from '../../embedding/serialize';
+import type { PackedSparse } from '../../embedding/sparse';
+import type { KernelExports } from './kernel';
+import { packTermsOf, type SharedTerms } from './sparse-rows';
+
+/**
+ * One content query, answered whole by a pool thread (docs/decisions/throughput.md): the search over the key's
+ * shared vectors (a scan, or the re-scoring of a shortlist the approximate index gave), then, with a second stage,
+ * the candidates' terms and vectors read where they are and reranked. The event loop sends the query and gets the
+ * best rows back.
+ */
+export interface QueryTask {
+  /** Process-unique number of the vector store: a thread keeps its kernel instance over the memory under it. */
+  store: number;
+  memory: WebAssembly.Memory;
+  dim: number;
+  stride: number;
+  vectorsBase: number;
+  aliveBase: number;
+  /** The scratch slot the caller holds for this query: where the query is written and results land. */
+  queryAt: number;
+  outAt: number;
+  /** Rows [0, count) are scanned. */
+  count: number;
+  /** The query, L2-normalised (dim floats). */
+  vector: Float32Array;
+  /** Rows never returned. */
+  excludeRows: Int32Array;
+  /** Byte offset of a row bitmap restricting the scan (0: none). */
+  mask: number;
+  /** Rows to score instead of scanning (an approximate index's shortlist, a short allow-list). */
+  shortlist?: Int32Array;
+  /** Results wanted. */
+  k: number;
+  /** Largest k the scan's output area holds. */
+  kMax: number;
+  second?: SecondStage;
+}
+
+/** The TF-IDF second stage: `candidates` best dense hits rescored against the query texts' terms. */
+export interface SecondStage {
+  /** The key's model (shared bytes), and the texts whose terms make the query. */
+  model: SerializedModel;
+  texts: string[];
+  terms: SharedTerms;
+  candidates: number;
+}
+
+/** Rows, best first, and their scores; `short` when a shortlist left fewer than wanted (the caller scans instead). */
+export interface QueryResult {
+  rows: Int32Array;
+  scores: Float32Array;
+  short: boolean;
+}
+
+/** What the second stage needs of the model, supplied by the thread (its model cache, the analysis chain). */
+export type Rerank = (second: SecondStage, candidates: { terms: PackedSparse; dense: Float32Array; vectors: Float32Array }) => Float32Array;
+
+/** Returned beyond k at most, for ties at the k-th score (the caller orders ties by id). */
+const TIE_MARGIN = 32;
+
+export function answerQuery(task: QueryTask, kernel: KernelExports, rerank: Rerank): QueryResult {
+  const f32 = new Float32Array(task.memory.buffer);
+  f32.set(task.vector, task.queryAt >> 2);
+  if (task.stride > task.dim) f32.fill(0, (task.queryAt >> 2) + task.dim, (task.queryAt >> 2) + task.stride);
+  const wanted = task.second ? Math.max(task.k, task.second.candidates) : task.k;
+  const excluded = new Set<number>(task.excludeRows);
+  let rows: Int32Array;
+  let scores: Float32Array;
+  if (task.shortlist) {
+    const n = task.shortlist.length;
+    const rowsAt = task.outAt;
+    const scoresAt = task.outAt + n * 4;
+    new Int32Array(task.memory.buffer, rowsAt, n).set(task.shortlist);
+    kernel.kv_score_rows(task.vectorsBase, task.stride, rowsAt, n, task.queryAt, scoresAt);
+    rows = task.shortlist;
+    scores = new Float32Array(task.memory.buffer, scoresAt, n).slice();
+  } else {
+    const kScan = Math.min(task.kMax, wanted + (task.mask ? 0 : excluded.size));
+    const scoresAt = task.outAt;
+    const rowsAt = task.outAt + task.kMax * 4;
+    const n = kernel.kv_topk(task.vectorsBase, task.stride, 0, task.count, task.queryAt, task.aliveBase, task.mask, kScan, scoresAt, rowsAt);
+    rows = new Int32Array(task.memory.buffer, rowsAt, n).slice();
+    scores = new Float32Array(task.memory.buffer, scoresAt, n).slice();
+  }
+  const order = bestFirst(rows, scores, excluded);
+  const short = task.shortlist !== undefined && order.length < Math.min(task.k, task.shortlist.length - excluded.size);
+  if (!task.second) return withTies(rows, scores, order, task.k, short);
+  const top = order.subarray(0, wanted);
+  const candidateRows = Int32Array.from(top, (i) => rows[i]!);
+  const { packed, present } = packTermsOf(task.second.terms, candidateRows);
+  const presentRows = Int32Array.from(present, (i) => candidateRows[i]!);
+  const dense = Float32Array.from(present, (i) => scores[top[i]!]!);
+  const vectors = new Float32Array(present.length * task.dim);
+  for (let c = 0; c < presentRows.length; c++) {
+    const from = (task.vectorsBase >> 2) + presentRows[c]! * task.stride;
+    vectors.set(f32.subarray(from, from + task.dim), c * task.dim);
+  }
+  const reranked = rerank(task.second, { terms: packed, dense, vectors });
+  return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set()), task.k, short);
+}
+
+/** Positions of `rows` not excluded, by score descending, ties by row (the caller orders ties by id). */
+function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>): Uint32Array {
+  const order: number[] = [];
+  for (let i = 0; i < rows.length; i++) if (!excluded.has(rows[i]!)) order.push(i);
+  order.sort((a, b) => scores[b]! - scores[a]! || rows[a]! - rows[b]!);
+  return Uint32Array.from(order);
+}
+
+/** The first k of `order`, and those after it that tie with the k-th (up to TIE_MARGIN). */
+function withTies(rows: Int32Array, scores: Float32Array, order: Uint32Array, k: number, short: boolean): QueryResult {
+  let n = Math.min(k, order.length);
+  if (n > 0) {
+    const last = scores[order[n - 1]!]!;
+    while (n < order.length && n < k + TIE_MARGIN && scores[order[n]!] === last) n++;
+  }
+  return {
+    rows: Int32Array.from(order.subarray(0, n), (i) => rows[i]!),
+    scores: Float32Array.from(order.subarray(0, n), (i) => scores[i]!),
+    short,
+  };
+}
