@@ -12,10 +12,10 @@ const models = new ModelCache();
  * The second stage (corpus models): the candidates rescored by TF-IDF cosine with pseudo-relevance feedback in
  * both spaces, blended with the dense score.
  */
-const rerank: Rerank = (second, { terms, dense, vectors }) => {
+const rerank: Rerank = (second, { terms, dense, vectors }, queryTerms) => {
   const model = models.get(second.model);
   if (model.kind !== 'lsa') return dense;
-  return rerankCandidates(combinedQuery(model, second.texts), terms, { denseScores: dense, candidateVectors: vectors });
+  return rerankCandidates(queryTerms ?? combinedQuery(model, second.texts ?? []), terms, { denseScores: dense, candidateVectors: vectors });
 };
 
 /** One content query, whole: search, candidates, second stage (src/index/vector/query-task.ts). */

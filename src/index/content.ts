@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { VectorIndex, type SearchOptions } from './vector';
+import { VectorIndex, type QueryTerms, type SearchOptions } from './vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from './vector/fresh-answers';
 
@@ -59,13 +59,8 @@ export interface Similar {
   similarity: number;
 }
 
-/** What to find similar documents to: texts, or stored documents (their texts given for the second stage). */
-export interface SimilarQuery {
-  /** Texts of the query: embedded when there are no `documents`, and the TF-IDF second stage's query. */
-  texts: string[];
-  /** Stored documents: their indexed vectors (embedded now if a write is pending). */
-  documents?: DocumentRecord[];
-}
+/** What to find similar documents to: texts, or stored documents (by id; those not in the index are left out). */
+export type SimilarQuery = { texts: string[] } | { ids: string[] };
 
 export interface SearchLimits {
   exclude?: ReadonlySet<string>;
@@ -513,15 +508,30 @@ export class TenantContent {
     return this.refitting;
   }
 
-  /** The query's vector in `generation`'s model: the centroid of its documents' vectors, or of its texts'. */
-  private async queryVector(generation: Generation, query: SimilarQuery): Promise<Float32Array> {
-    const vectors = query.documents
-      ? await Promise.all(query.documents.map(async (doc) => generation.index.vectorOf(doc.id) ?? (await this.embedWith(generation, [doc.text]))[0]!))
-      : await this.embedWith(generation, query.texts);
-    return TenantContent.centroid(vectors);
+  /**
+   * The query in `generation`'s model: its vector (the centroid of its documents' stored vectors, or of its texts'
+   * embeddings) and what the second stage reads: the documents' stored terms (by id), else texts. A document without
+   * stored terms (an older snapshot) or without a vector (a write whose embedding failed) is read from storage.
+   */
+  private async queryOf(generation: Generation, query: SimilarQuery): Promise<{ vector: Float32Array; terms: QueryTerms }> {
+    if ('texts' in query) return { vector: TenantContent.centroid(await this.embedWith(generation, query.texts)), terms: { texts: query.texts } };
+    const { index } = generation;
+    const vectors: Float32Array[] = [];
+    const missing: string[] = [];
+    for (const id of query.ids) {
+      const vector = index.vectorOf(id);
+      if (vector && (!generation.rerank || index.hasTermsOf(id))) vectors.push(vector);
+      else missing.push(id);
+    }
+    if (missing.length === 0) return { vector: TenantContent.centroid(vectors), terms: { ids: query.ids } };
+    const docs = (await this.store.documents.getMany(query.ids)).filter((d): d is DocumentRecord => d !== undefined);
+    const texts = docs.map((d) => d.text);
+    const embedded = await this.embedWith(generation, docs.filter((d) => !index.has(d.id)).map((d) => d.text));
+    return { vector: TenantContent.centroid([...docs.flatMap((d) => index.vectorOf(d.id) ?? []), ...embedded]), terms: { texts } };
   }
 
   private async embedWith(generation: Generation, texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
     const { model, dim } = generation;
     const embedded = await embedTextsDetailed(this.pool, model, texts, { withSparse: false, wordVectorCacheFile: this.settings.wordVectorCacheFile });
     return texts.map((_, i) => embedded.vectors.slice(i * dim, (i + 1) * dim));
@@ -545,25 +555,25 @@ export class TenantContent {
 
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
-    if (k <= 0) return [];
+    if (k <= 0 || ('ids' in query ? query.ids : query.texts).length === 0) return [];
     let generation: Generation;
-    let vector: Float32Array;
+    let asked: { vector: Float32Array; terms: QueryTerms };
     // A refit may swap a new index in while the query is embedded: vectors of two models do not compare, and
     // the new index may still lack writes the old one had (caughtUp waits for them).
     for (let attempt = 0; ; attempt++) {
       await this.caughtUp();
       generation = this.generation;
-      vector = await this.queryVector(generation, query);
+      asked = await this.queryOf(generation, query);
       if (generation === this.generation || attempt >= 3) break;
     }
-    if (vector.every((x) => x === 0)) return [];
-    return this.rank(generation, vector, query.texts, k, { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch });
+    if (asked.vector.every((x) => x === 0)) return [];
+    return this.rank(generation, asked.vector, asked.terms, k, { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch });
   }
 
   /** The k documents of `generation` nearest `vector`: one pool task searches and (corpus model) reranks by TF-IDF. */
-  private async rank(generation: Generation, vector: Float32Array, texts: string[], k: number, searchOptions: SearchOptions): Promise<Similar[]> {
+  private async rank(generation: Generation, vector: Float32Array, terms: QueryTerms, k: number, searchOptions: SearchOptions): Promise<Similar[]> {
     const { index, model, rerank } = generation;
-    const second = rerank ? { model, texts, candidates: this.settings.candidates } : undefined;
+    const second = rerank ? { model, ...terms, candidates: this.settings.candidates } : undefined;
     const hits = await index.query(vector, Math.min(k, index.kMax), searchOptions, second);
     return hits.map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
   }
@@ -582,7 +592,7 @@ export class TenantContent {
       // A document removed meanwhile, or without a known word (the zero vector: every score ties), asks nothing.
       const ask = async (doc: DocumentRecord, options: SearchOptions): Promise<Similar[]> => {
         const vector = index.vectorOf(doc.id);
-        return vector?.some((x) => x !== 0) ? this.rank(generation, vector, [doc.text], TUNE_ANSWERS, { ...options, exclude: new Set([doc.id]) }) : [];
+        return vector?.some((x) => x !== 0) ? this.rank(generation, vector, { ids: [doc.id] }, TUNE_ANSWERS, { ...options, exclude: new Set([doc.id]) }) : [];
       };
       // An exact answer holds only for the rows it was computed on. During a bulk import new documents enter the
       // exact top 10 between two trials, and a trial compared with an older answer misses them: a bench:scale

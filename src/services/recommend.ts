@@ -73,25 +73,23 @@ async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<Docu
   return docs as DocumentRecord[];
 }
 
-async function similarToDocuments(ctx: TenantContext, docs: DocumentRecord[], options: CandidateOptions, alsoExclude: Iterable<string>): Promise<Similar[]> {
+/** Documents like stored ones (read from the index: their vectors and terms as stored). */
+async function similarToDocuments(ctx: TenantContext, ids: string[], options: CandidateOptions, alsoExclude: Iterable<string>): Promise<Similar[]> {
   const indexes = ctx.indexes();
   // Facts (tags, publication times) matter only to a filter.
   await indexes.caughtUp({ facts: options.filter !== undefined });
-  return indexes.content.similar(
-    { documents: docs, texts: docs.map((d) => d.text) },
-    options.number ?? DEFAULT_NUMBER,
-    searchLimits(indexes, options, alsoExclude),
-  );
+  return indexes.content.similar({ ids }, options.number ?? DEFAULT_NUMBER, searchLimits(indexes, options, alsoExclude));
 }
 
 export async function similarToDocument(ctx: TenantContext, id: string, options: CandidateOptions): Promise<Similar[]> {
-  const doc = await getDocument(ctx, id);
-  return similarToDocuments(ctx, [doc], options, [id]);
+  await requireDocuments(ctx, [id]);
+  return similarToDocuments(ctx, [id], options, [id]);
 }
 
 export async function similarToIds(ctx: TenantContext, ids: string[], options: CandidateOptions): Promise<Similar[]> {
-  const docs = await requireDocuments(ctx, [...new Set(ids)]);
-  return similarToDocuments(ctx, docs, options, ids);
+  const unique = [...new Set(ids)];
+  await requireDocuments(ctx, unique);
+  return similarToDocuments(ctx, unique, options, ids);
 }
 
 export async function similarToText(ctx: TenantContext, text: string, options: CandidateOptions): Promise<Similar[]> {
@@ -107,9 +105,8 @@ export async function contentRecommendationsForUser(ctx: TenantContext, userId: 
   const prefs = await ctx.store.preferences.listByFirst(userId, ALL);
   if (prefs.length === 0) return [];
   const recent = [...prefs].sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1)).slice(0, PROFILE_SIZE);
-  const docs = (await ctx.store.documents.getMany(recent.map((p) => p.document_id))).filter((d): d is DocumentRecord => d !== undefined);
-  if (docs.length === 0) return [];
-  return similarToDocuments(ctx, docs, options, prefs.map((p) => p.document_id));
+  // Preferences may name deleted documents: the index leaves them out.
+  return similarToDocuments(ctx, recent.map((p) => p.document_id), options, prefs.map((p) => p.document_id));
 }
 
 export interface TagSuggestion {
@@ -175,6 +172,6 @@ export async function suggestTagsForText(ctx: TenantContext, text: string, numbe
 /** Tags the document does not carry yet, from the key's tag model and the document's nearest documents. */
 export async function suggestTagsForDocument(ctx: TenantContext, id: string, number = DEFAULT_NUMBER): Promise<TagSuggestion[]> {
   const doc = await getDocument(ctx, id);
-  const neighbours = await similarToDocuments(ctx, [doc], { number: TAG_NEIGHBOURS }, [id]);
+  const neighbours = await similarToDocuments(ctx, [id], { number: TAG_NEIGHBOURS }, [id]);
   return suggestTags(ctx, doc.text, neighbours, number, new Set(ctx.indexes().facts.tags(id)));
 }

@@ -1,5 +1,5 @@
 import type { SerializedModel } from '../../embedding/serialize';
-import type { PackedSparse } from '../../embedding/sparse';
+import type { PackedSparse, SparseVector } from '../../embedding/sparse';
 import type { KernelExports } from './kernel';
 import { packTermsOf, type SharedTerms } from './sparse-rows';
 
@@ -37,11 +37,15 @@ export interface QueryTask {
   second?: SecondStage;
 }
 
-/** The TF-IDF second stage: `candidates` best dense hits rescored against the query texts' terms. */
+/**
+ * The TF-IDF second stage: `candidates` best dense hits rescored against the query's terms: the normalised sum of
+ * the stored terms of `queryRows` (stored documents), or of the terms of `texts`.
+ */
 export interface SecondStage {
-  /** The key's model (shared bytes), and the texts whose terms make the query. */
+  /** The key's model (shared bytes). */
   model: SerializedModel;
-  texts: string[];
+  texts?: string[];
+  queryRows?: Int32Array;
   terms: SharedTerms;
   candidates: number;
 }
@@ -54,7 +58,7 @@ export interface QueryResult {
 }
 
 /** What the second stage needs of the model, supplied by the thread (its model cache, the analysis chain). */
-export type Rerank = (second: SecondStage, candidates: { terms: PackedSparse; dense: Float32Array; vectors: Float32Array }) => Float32Array;
+export type Rerank = (second: SecondStage, candidates: { terms: PackedSparse; dense: Float32Array; vectors: Float32Array }, queryTerms?: SparseVector) => Float32Array;
 
 /** Returned beyond k at most, for ties at the k-th score (the caller orders ties by id). */
 const TIE_MARGIN = 32;
@@ -96,8 +100,24 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, rerank: Rera
     const from = (task.vectorsBase >> 2) + presentRows[c]! * task.stride;
     vectors.set(f32.subarray(from, from + task.dim), c * task.dim);
   }
-  const reranked = rerank(task.second, { terms: packed, dense, vectors });
+  const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : undefined;
+  const reranked = rerank(task.second, { terms: packed, dense, vectors }, queryTerms);
   return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set()), task.k, short);
+}
+
+/** The query's terms from stored documents: one's terms as stored, several's normalised sum (as their texts' would be). */
+function storedQueryTerms(terms: SharedTerms, rows: Int32Array): SparseVector {
+  const { packed } = packTermsOf(terms, rows);
+  if (rows.length === 1) return { ids: packed.ids, weights: packed.weights };
+  const sum = new Map<number, number>();
+  for (let k = 0; k < packed.ids.length; k++) sum.set(packed.ids[k]!, (sum.get(packed.ids[k]!) ?? 0) + packed.weights[k]!);
+  const ids = Uint32Array.from([...sum.keys()].sort((a, b) => a - b));
+  const weights = Float32Array.from(ids, (id) => sum.get(id)!);
+  let norm = 0;
+  for (const w of weights) norm += w * w;
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < weights.length; i++) weights[i] /= norm;
+  return { ids, weights };
 }
 
 /** Positions of `rows` not excluded, by score descending, ties by row (the caller orders ties by id). */

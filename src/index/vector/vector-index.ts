@@ -63,8 +63,11 @@ export interface VectorIndexOptions {
   batchScans?: boolean;
 }
 
-/** A query's second stage (see SecondStage): the model, the query's texts, and the dense candidates it rescores. */
-export type SecondStageQuery = Omit<SecondStage, 'terms'>;
+/** What a second stage's query is made of: texts, or stored documents (their terms as stored). */
+export type QueryTerms = { texts: string[] } | { ids: string[] };
+
+/** A query's second stage (see SecondStage): the model, the query's terms, and the dense candidates it rescores. */
+export type SecondStageQuery = Pick<SecondStage, 'model' | 'candidates'> & QueryTerms;
 
 /** How an approximate search is made: lists probed, and the shortlist re-scored exactly (in hits wanted). */
 export interface ApproximateTrial {
@@ -196,6 +199,12 @@ export class VectorIndex {
       if (id !== undefined) ids.add(id);
     }
     return [...ids];
+  }
+
+  /** Whether `id` is stored with terms (an index made with `terms`). */
+  hasTermsOf(id: string): boolean {
+    const row = this.store.rowOf(id);
+    return row !== undefined && this.terms?.has(row) === true;
   }
 
   /** A copy of the terms stored with `id` (an index made with `terms`). */
@@ -431,7 +440,10 @@ export class VectorIndex {
       const task = (shortlist: Int32Array | undefined): QueryTask => ({
         ...this.taskBase(slot), count: this.store.count, vector: q, excludeRows: bigExclude ? this.rowsOf(exclude) : excludeRows,
         mask: mask === undefined ? 0 : this.maskAt(mask), shortlist, k, kMax: this.kMax,
-        second: second && { ...second, candidates: wanted, terms: (this.terms as SparseRows).shared },
+        second: second && {
+          model: second.model, candidates: wanted, terms: (this.terms as SparseRows).shared,
+          ...('ids' in second ? { queryRows: this.rowsOf(second.ids) } : { texts: second.texts }),
+        },
       });
       let result = await pool.run<QueryResult>('content-search', task(plan.shortlist));
       const eligible = (allow instanceof Set ? allow.size : this.size) - (exclude?.size ?? 0);
