@@ -3,7 +3,8 @@ import { ModelCache } from '../src/embedding/model-cache';
 import { rerankCandidates } from '../src/embedding/rerank';
 import { combinedQuery } from '../src/index/rerank-query';
 import { KernelCache } from '../src/index/vector/kernel-cache';
-import { answerQuery, type QueryResult, type QueryTask, type Rerank } from '../src/index/vector/query-task';
+import { answerQuery, type Embed, type QueryResult, type QueryTask, type Rerank } from '../src/index/vector/query-task';
+import { embedBatch } from '../src/embedding/embed';
 
 const kernels = new KernelCache();
 const models = new ModelCache();
@@ -18,8 +19,22 @@ const rerank: Rerank = (second, { terms, dense, vectors }, queryTerms) => {
   return rerankCandidates(queryTerms ?? combinedQuery(model, second.texts ?? []), terms, { denseScores: dense, candidateVectors: vectors });
 };
 
+/** Query texts (corpus models): their normalised centroid, and their terms as the second stage's query. */
+const embed: Embed = (bytes, texts) => {
+  const model = models.get(bytes);
+  if (model.kind !== 'lsa') throw new Error('query texts are embedded in the pool thread with corpus models only');
+  const batch = embedBatch(model, texts);
+  const vector = new Float32Array(batch.dim);
+  for (let row = 0; row < texts.length; row++) for (let j = 0; j < batch.dim; j++) vector[j]! += batch.vectors[row * batch.dim + j]!;
+  let norm = 0;
+  for (const x of vector) norm += x * x;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let j = 0; j < vector.length; j++) vector[j]! /= norm;
+  return { vector, terms: texts.length === 1 ? batch.sparse[0] : combinedQuery(model, texts) };
+};
+
 /** One content query, whole: search, candidates, second stage (src/index/vector/query-task.ts). */
 export default function contentSearch(task: QueryTask): QueryResult {
-  const result = answerQuery(task, kernels.of(task.store, task.memory), rerank);
+  const result = answerQuery(task, kernels.of(task.store, task.memory), { rerank, embed });
   return move({ [transferableSymbol]: [result.rows.buffer, result.scores.buffer], [valueSymbol]: result }) as unknown as QueryResult;
 }

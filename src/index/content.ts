@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { VectorIndex, type QueryTerms, type SearchOptions } from './vector';
+import { VectorIndex, type QueryTerms, type SearchOptions, type TextQuery } from './vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from './vector/fresh-answers';
 
@@ -513,8 +513,12 @@ export class TenantContent {
    * embeddings) and what the second stage reads: the documents' stored terms (by id), else texts. A document without
    * stored terms (an older snapshot) or without a vector (a write whose embedding failed) is read from storage.
    */
-  private async queryOf(generation: Generation, query: SimilarQuery): Promise<{ vector: Float32Array; terms: QueryTerms }> {
-    if ('texts' in query) return { vector: TenantContent.centroid(await this.embedWith(generation, query.texts)), terms: { texts: query.texts } };
+  private async queryOf(generation: Generation, query: SimilarQuery, limits: SearchOptions): Promise<{ vector: Float32Array | TextQuery; terms: QueryTerms }> {
+    if ('texts' in query) {
+      // A corpus model's query is embedded by the pool thread that searches, where it searches alone.
+      if (generation.corpus && generation.index.searchesInPool(limits)) return { vector: { model: generation.model, texts: query.texts }, terms: { texts: query.texts } };
+      return { vector: TenantContent.centroid(await this.embedWith(generation, query.texts)), terms: { texts: query.texts } };
+    }
     const { index } = generation;
     const vectors: Float32Array[] = [];
     const missing: string[] = [];
@@ -557,21 +561,22 @@ export class TenantContent {
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
     if (k <= 0 || ('ids' in query ? query.ids : query.texts).length === 0) return [];
     let generation: Generation;
-    let asked: { vector: Float32Array; terms: QueryTerms };
+    let asked: { vector: Float32Array | TextQuery; terms: QueryTerms };
+    const options: SearchOptions = { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch };
     // A refit may swap a new index in while the query is embedded: vectors of two models do not compare, and
     // the new index may still lack writes the old one had (caughtUp waits for them).
     for (let attempt = 0; ; attempt++) {
       await this.caughtUp();
       generation = this.generation;
-      asked = await this.queryOf(generation, query);
+      asked = await this.queryOf(generation, query, options);
       if (generation === this.generation || attempt >= 3) break;
     }
-    if (asked.vector.every((x) => x === 0)) return [];
-    return this.rank(generation, asked.vector, asked.terms, k, { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch });
+    if (asked.vector instanceof Float32Array && asked.vector.every((x) => x === 0)) return [];
+    return this.rank(generation, asked.vector, asked.terms, k, options);
   }
 
   /** The k documents of `generation` nearest `vector`: one pool task searches and (corpus model) reranks by TF-IDF. */
-  private async rank(generation: Generation, vector: Float32Array, terms: QueryTerms, k: number, searchOptions: SearchOptions): Promise<Similar[]> {
+  private async rank(generation: Generation, vector: Float32Array | TextQuery, terms: QueryTerms, k: number, searchOptions: SearchOptions): Promise<Similar[]> {
     const { index, model, rerank } = generation;
     const second = rerank ? { model, ...terms, candidates: this.settings.candidates } : undefined;
     const hits = await index.query(vector, Math.min(k, index.kMax), searchOptions, second);

@@ -22,8 +22,9 @@ export interface QueryTask {
   outAt: number;
   /** Rows [0, count) are scanned. */
   count: number;
-  /** The query, L2-normalised (dim floats). */
-  vector: Float32Array;
+  /** The query, L2-normalised (dim floats); or texts the thread embeds with the model (see `Embed`). */
+  vector?: Float32Array;
+  embed?: { model: SerializedModel; texts: string[] };
   /** Rows never returned. */
   excludeRows: Int32Array;
   /** Byte offset of a row bitmap restricting the scan (0: none). */
@@ -50,22 +51,41 @@ export interface SecondStage {
   candidates: number;
 }
 
-/** Rows, best first, and their scores; `short` when a shortlist left fewer than wanted (the caller scans instead). */
+/** Rows, best first, and their scores. */
 export interface QueryResult {
   rows: Int32Array;
   scores: Float32Array;
-  short: boolean;
 }
 
 /** What the second stage needs of the model, supplied by the thread (its model cache, the analysis chain). */
 export type Rerank = (second: SecondStage, candidates: { terms: PackedSparse; dense: Float32Array; vectors: Float32Array }, queryTerms?: SparseVector) => Float32Array;
 
+/** The thread's embedding of query texts: their normalised centroid and, for a second stage, their terms. */
+export type Embed = (model: SerializedModel, texts: string[]) => { vector: Float32Array; terms?: SparseVector };
+
+/** What the thread supplies: the model-dependent stages. */
+export interface QueryStages {
+  rerank: Rerank;
+  embed: Embed;
+}
+
+const NOTHING: QueryResult = { rows: new Int32Array(0), scores: new Float32Array(0) };
+
 /** Returned beyond k at most, for ties at the k-th score (the caller orders ties by id). */
 const TIE_MARGIN = 32;
 
-export function answerQuery(task: QueryTask, kernel: KernelExports, rerank: Rerank): QueryResult {
+export function answerQuery(task: QueryTask, kernel: KernelExports, stages: QueryStages): QueryResult {
+  let vector = task.vector;
+  let textTerms: SparseVector | undefined;
+  if (!vector) {
+    const embedded = stages.embed(task.embed!.model, task.embed!.texts);
+    // No known word: every score would tie.
+    if (embedded.vector.every((x) => x === 0)) return { ...NOTHING };
+    vector = embedded.vector;
+    textTerms = embedded.terms;
+  }
   const f32 = new Float32Array(task.memory.buffer);
-  f32.set(task.vector, task.queryAt >> 2);
+  f32.set(vector, task.queryAt >> 2);
   if (task.stride > task.dim) f32.fill(0, (task.queryAt >> 2) + task.dim, (task.queryAt >> 2) + task.stride);
   const wanted = task.second ? Math.max(task.k, task.second.candidates) : task.k;
   const excluded = new Set<number>(task.excludeRows);
@@ -88,8 +108,7 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, rerank: Rera
     scores = new Float32Array(task.memory.buffer, scoresAt, n).slice();
   }
   const order = bestFirst(rows, scores, excluded);
-  const short = task.shortlist !== undefined && order.length < Math.min(task.k, task.shortlist.length - excluded.size);
-  if (!task.second) return withTies(rows, scores, order, task.k, short);
+  if (!task.second) return withTies(rows, scores, order, task.k);
   const top = order.subarray(0, wanted);
   const candidateRows = Int32Array.from(top, (i) => rows[i]!);
   const { packed, present } = packTermsOf(task.second.terms, candidateRows);
@@ -100,9 +119,9 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, rerank: Rera
     const from = (task.vectorsBase >> 2) + presentRows[c]! * task.stride;
     vectors.set(f32.subarray(from, from + task.dim), c * task.dim);
   }
-  const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : undefined;
-  const reranked = rerank(task.second, { terms: packed, dense, vectors }, queryTerms);
-  return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set()), task.k, short);
+  const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : textTerms;
+  const reranked = stages.rerank(task.second, { terms: packed, dense, vectors }, queryTerms);
+  return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set()), task.k);
 }
 
 /** The query's terms from stored documents: one's terms as stored, several's normalised sum (as their texts' would be). */
@@ -129,7 +148,7 @@ function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet
 }
 
 /** The first k of `order`, and those after it that tie with the k-th (up to TIE_MARGIN). */
-function withTies(rows: Int32Array, scores: Float32Array, order: Uint32Array, k: number, short: boolean): QueryResult {
+function withTies(rows: Int32Array, scores: Float32Array, order: Uint32Array, k: number): QueryResult {
   let n = Math.min(k, order.length);
   if (n > 0) {
     const last = scores[order[n - 1]!]!;
@@ -138,6 +157,5 @@ function withTies(rows: Int32Array, scores: Float32Array, order: Uint32Array, k:
   return {
     rows: Int32Array.from(order.subarray(0, n), (i) => rows[i]!),
     scores: Float32Array.from(order.subarray(0, n), (i) => scores[i]!),
-    short,
   };
 }

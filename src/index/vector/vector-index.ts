@@ -7,6 +7,7 @@ import type { PackedSparse, SparseVector } from '../../embedding/sparse';
 import { rankDescending } from './rank';
 import { SparseRows } from './sparse-rows';
 import type { QueryResult, QueryTask, SecondStage } from './query-task';
+import type { SerializedModel } from '../../embedding/serialize';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
@@ -61,6 +62,12 @@ export interface VectorIndexOptions {
   terms?: boolean;
   /** Serve concurrent worker scans without masks as one batched scan (default true). */
   batchScans?: boolean;
+}
+
+/** Texts the pool thread embeds with a (corpus) model into the query vector (see `VectorIndex.searchesInPool`). */
+export interface TextQuery {
+  model: SerializedModel;
+  texts: string[];
 }
 
 /** What a second stage's query is made of: texts, or stored documents (their terms as stored). */
@@ -418,11 +425,12 @@ export class VectorIndex {
    * shared memory in the pool thread. This thread only turns ids into rows before and rows into ids after (and asks
    * FAISS for a shortlist, which runs off the event loop). Needs the index's pool; `second` needs its terms.
    */
-  async query(query: Float32Array, k: number, opts: SearchOptions = {}, second?: SecondStageQuery): Promise<Hit[]> {
+  async query(query: Float32Array | TextQuery, k: number, opts: SearchOptions = {}, second?: SecondStageQuery): Promise<Hit[]> {
     if (second && !this.terms) throw new Error('an index made without terms has no candidates for a second stage');
     const pool = this.pool;
     if (!pool) throw new Error('an index made without a pool answers queries with search()');
-    const q = normalised(this.checkQuery(query, k));
+    const q = query instanceof Float32Array ? normalised(this.checkQuery(query, k)) : undefined;
+    if (!q && !this.searchesInPool(opts)) throw new Error('this query needs its vector: the approximate index or a sharded scan shortlists it here');
     const { allow, exclude } = opts;
     const wanted = second ? Math.min(this.kMax, Math.max(k, second.candidates)) : k;
     const slot = await this.exact.slots.acquire();
@@ -438,7 +446,7 @@ export class VectorIndex {
         this.exact.fillMask(this.maskAt(mask), this.store.count, allow, exclude);
       }
       const task = (shortlist: Int32Array | undefined): QueryTask => ({
-        ...this.taskBase(slot), count: this.store.count, vector: q, excludeRows: bigExclude ? this.rowsOf(exclude) : excludeRows,
+        ...this.taskBase(slot), count: this.store.count, vector: q, embed: q ? undefined : query as TextQuery, excludeRows: bigExclude ? this.rowsOf(exclude) : excludeRows,
         mask: mask === undefined ? 0 : this.maskAt(mask), shortlist, k, kMax: this.kMax,
         second: second && {
           model: second.model, candidates: wanted, terms: (this.terms as SparseRows).shared,
@@ -467,17 +475,33 @@ export class VectorIndex {
    * Where a query's candidates come from: a short allow-list's rows, the approximate index's shortlist, the worker
    * shards' exact scan of a large index, or (no shortlist) the pool thread's own scan.
    */
-  private async plan(q: Float32Array, wanted: number, opts: SearchOptions, excluded: number): Promise<{ shortlist?: Int32Array; approximate?: boolean }> {
+  /**
+   * Whether a query with these options is searched by the pool thread alone (no shortlist made on this thread from
+   * its vector), so that it may be given as texts the pool thread embeds.
+   */
+  searchesInPool(opts: SearchOptions): boolean {
+    const { allow } = opts;
+    if (allow instanceof Set && allow.size <= this.store.layout.directMax) return true;
+    if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') return false;
+    return this.store.count <= this.poolScanRows;
+  }
+
+  private get poolScanRows(): number {
+    return this.exact.localScanRows * this.exact.shards * POOL_SCAN_SHARDS;
+  }
+
+  private async plan(q: Float32Array | undefined, wanted: number, opts: SearchOptions, excluded: number): Promise<{ shortlist?: Int32Array; approximate?: boolean }> {
     const { allow, exclude } = opts;
     const directMax = this.store.layout.directMax;
     if (allow instanceof Set && allow.size <= directMax) {
       return { shortlist: this.rowsOf([...allow].filter((id) => !exclude?.has(id))) };
     }
+    if (!q) return {};
     if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') {
       const shortlist = await this.approximateShortlist(q, wanted + excluded, allow, exclude, opts);
       if (shortlist.length <= directMax) return { shortlist, approximate: true };
     }
-    if (this.store.count > this.exact.localScanRows * this.exact.shards * POOL_SCAN_SHARDS) {
+    if (this.store.count > this.poolScanRows) {
       // A scan longer than a pool thread should take alone: split over the pool (worker shards), then re-scored there.
       const hits = await this.exact.search(q, Math.min(this.kMax, wanted), allow, exclude);
       return { shortlist: this.rowsOf(hits.map((h) => h.id)) };
