@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { BusyError } from './errors';
 import { TaskStats } from './ops/task-stats';
@@ -64,6 +65,11 @@ export class WorkerPool {
   async tidy(): Promise<number[]> {
     const reached = await Promise.all(Array.from({ length: this.threads }, () => this.run<number>('tidy', null).catch(() => undefined)));
     return reached.filter((thread): thread is number => thread !== undefined);
+  }
+
+  /** Each pool thread's event-loop utilisation, by position (the dashboard's busy shares). */
+  threadUtilizations(): Array<(previous?: EventLoopUtilization) => EventLoopUtilization> {
+    return this.piscina.threads.map((worker) => (previous?: EventLoopUtilization) => worker.performance.eventLoopUtilization(previous));
   }
 
   get queueSize(): number {

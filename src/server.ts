@@ -92,6 +92,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   );
   const operations = new Operations({ pool, storage, indexes, requests: metrics.requests, schedules });
   metrics.trackJobs(() => operations.jobStates());
+  metrics.trackThreads(() => operations.threads());
   let ready = false;
   // Per-key rate over every version (off unless KINDRED_RATE_LIMIT > 0).
   const rateLimiter = config.rateLimit.perSecond > 0 ? new PrunedLimiter({ ratePerSecond: config.rateLimit.perSecond, burst: config.rateLimit.burst }) : undefined;

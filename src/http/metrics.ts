@@ -10,6 +10,7 @@ export class Metrics {
   /** The same observations over a rolling window, for the dashboard. */
   readonly requests = new RequestStats();
   private jobStates: () => Promise<JobStateCount[]> = async () => [];
+  private threadBusy: () => Array<{ name: string; busy: number }> = () => [];
   private readonly requestCount: Counter<'version' | 'route' | 'method' | 'status'>;
   private readonly latency: Histogram<'version' | 'route'>;
 
@@ -51,6 +52,14 @@ export class Metrics {
       collect() { this.set(pool.tasks.inFlight); },
     });
     const metrics = this;
+    new Gauge({
+      name: 'kindred_thread_busy', help: 'Busy share of each thread over the last 10 s (event-loop utilisation): main, each pool thread, keyword',
+      labelNames: ['thread'], registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { name, busy } of metrics.threadBusy()) this.set({ thread: name }, busy);
+      },
+    });
     new Gauge({
       name: 'kindred_jobs', help: 'Background jobs by kind and state: unfinished job records, cluster models by status, schedules running or idle',
       labelNames: ['kind', 'state'], registers: [this.registry],
@@ -108,5 +117,9 @@ export class Metrics {
   /** Where the kindred_jobs gauge reads job states from (src/ops Operations.jobStates). */
   trackJobs(source: () => Promise<JobStateCount[]>): void {
     this.jobStates = source;
+  }
+
+  trackThreads(source: () => Array<{ name: string; busy: number }>): void {
+    this.threadBusy = source;
   }
 }

@@ -1,3 +1,4 @@
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import path from 'node:path';
 import type { DocumentRecord } from '../domain';
 import type { Logger } from '../log';
@@ -395,6 +396,8 @@ export class Indexes {
   /** Keys being unloaded: loading one again waits for its snapshot. */
   private readonly unloading = new Map<string, Promise<void>>();
   private readonly keywords = new KeywordWorkerHost();
+  /** The keyword thread, as the dashboard watches it. */
+  readonly keywordThread = { name: 'keyword', utilization: (previous?: EventLoopUtilization) => this.keywords.utilization(previous) };
   private readonly unsubscribe: () => void;
   private readonly budgetTimer: NodeJS.Timeout;
   private enforcing: Promise<void> | undefined;

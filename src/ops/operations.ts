@@ -5,6 +5,7 @@ import { ProcessSampler, type SampleSeries } from './process-stats';
 import type { EndpointFigures, RequestStats } from './request-stats';
 import type { ScheduleBoard, ScheduleView } from './schedules';
 import type { TaskKindFigures } from './task-stats';
+import { MAIN_THREAD, ThreadBusy } from './thread-busy';
 import { TenantFiguresCache, type ClusterModelFigures, type JobFigures, type TenantFigures } from './tenant-figures';
 
 /** Everything GET /dashboard/data.json answers. Durations are milliseconds, sizes bytes. */
@@ -30,6 +31,8 @@ export interface DashboardData {
     inFlight: number;
     tasks: Array<Omit<TaskKindFigures, 'p50' | 'p99'> & { p50Ms: number; p99Ms: number }>;
   };
+  /** Each thread's busy share over the last 10 s (0..1): main, every pool thread, the keyword thread. */
+  threads: Array<{ name: string; busy: number }>;
   requests: {
     windowSeconds: number;
     total: number;
@@ -59,6 +62,9 @@ export interface JobStateCount {
 }
 
 const UTILISATION_SECONDS = 10;
+/** Series names of the threads' busy shares: this prefix and the thread's name. */
+const THREAD_GAUGE = 'threadBusy:';
+const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
 const ms = (seconds: number) => Math.round(seconds * 1e6) / 1e3;
 
 /** The operator's view of one process: what the dashboard shows and the job gauges of /metrics. */
@@ -66,15 +72,31 @@ export class Operations {
   private readonly sampler: ProcessSampler;
   private readonly stored: TenantFiguresCache;
   private lastBusy: { at: number; busy: number } | undefined;
+  private readonly threadBusy: ThreadBusy;
 
   constructor(private readonly deps: OperationsDeps) {
     this.stored = new TenantFiguresCache(deps.storage, deps.indexes);
     const { pool } = deps;
+    this.threadBusy = new ThreadBusy(() => [
+      MAIN_THREAD,
+      ...pool.threadUtilizations().map((utilization, i) => ({ name: `pool ${i + 1}`, utilization })),
+      deps.indexes.keywordThread,
+    ]);
+    const threadGauges = Object.fromEntries(this.threadBusy.names().map((name) => [`${THREAD_GAUGE}${name}`, () => this.threadBusy.share(name)]));
     this.sampler = new ProcessSampler({
       poolUtilisation: () => this.utilisationSinceLastReading(),
       poolQueue: () => pool.queueSize,
       poolInFlight: () => pool.tasks.inFlight,
+      ...threadGauges,
     });
+  }
+
+  /** Each thread's busy share, averaged over the last UTILISATION_SECONDS readings. */
+  threads(): Array<{ name: string; busy: number }> {
+    const { values } = this.sampler.series();
+    return Object.keys(values).filter((key) => key.startsWith(THREAD_GAUGE)).map((key) => ({
+      name: key.slice(THREAD_GAUGE.length), busy: mean(values[key]!.slice(-UTILISATION_SECONDS)),
+    }));
   }
 
   /** Share of the pool's thread time spent on tasks since the previous reading (the sampler reads it each second). */
@@ -113,6 +135,7 @@ export class Operations {
         inFlight: pool.tasks.inFlight,
         tasks: pool.tasks.kinds().map(({ p50, p99, ...rest }) => ({ ...rest, p50Ms: ms(p50), p99Ms: ms(p99) })),
       },
+      threads: this.threads(),
       requests: {
         windowSeconds: requests.window.windowSeconds,
         total: requests.total(),

@@ -103,6 +103,23 @@ describe('operator dashboard: /dashboard and /dashboard/data.json', function () 
     assert.ok(Date.parse(after.jobs.schedules.find((s) => s.id === 'refit')!.nextRun!) > Date.now());
   });
 
+  it('shows each thread\'s busy share (main, every pool thread, keyword), in /metrics too', async () => {
+    // A second of queries that each run pool tasks: the pool thread's share is read once a second.
+    const until = Date.now() + 1500;
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (Date.now() < until) assert.equal((await api.post('/documents/similar-to-text', { text: `processor memory benchmark ${Math.random()}` })).status, 200);
+    }));
+    await sleep(1100);
+    const d = await data();
+    assert.deepEqual(d.threads.map((t) => t.name), ['main', 'pool 1', 'keyword']);
+    for (const t of d.threads) assert.ok(t.busy >= 0 && t.busy <= 1, `${t.name} ${t.busy}`);
+    assert.ok(d.threads.find((t) => t.name === 'pool 1')!.busy > 0, 'the pool thread worked');
+    assert.ok(d.threads.find((t) => t.name === 'main')!.busy > 0, 'the main thread answered');
+    const text = await (await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+    assert.match(text, /kindred_thread_busy\{thread="pool 1"\} 0\.\d*[1-9]/);
+    assert.match(text, /kindred_thread_busy\{thread="keyword"\} /);
+  });
+
   it('shows cluster models with their status, and exports task durations and job states to /metrics', async () => {
     const created = await new Client(`${server.url}/v3`, 'dash-key').post('/cluster-models', { number_clusters: 2 });
     assert.equal(created.status, 201);

@@ -40,6 +40,8 @@ export const DASHBOARD_HTML = `<!doctype html>
         <span>Threads<b id="pool-threads">–</b></span><span>Utilisation (10 s)<b id="pool-utilisation">–</b></span>
         <span>Queue<b id="pool-queue">–</b></span><span>In flight<b id="pool-inflight">–</b></span>
       </div>
+      <table><thead><tr><th>Thread</th><th class="num">Busy (10 s)</th><th></th></tr></thead>
+      <tbody id="threads"></tbody></table>
       <table><thead><tr><th>Kind</th><th class="num">Total</th><th class="num">Failed</th><th class="num">Last 60 s</th><th class="num">Rate</th><th class="num">p50</th><th class="num">p99</th><th></th></tr></thead>
       <tbody id="tasks"></tbody></table>
     </section>

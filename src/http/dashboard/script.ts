@@ -122,6 +122,9 @@ export const DASHBOARD_JS = String.raw`(function () {
     $('pool-utilisation').textContent = num(d.pool.utilisation * 100, 0) + ' %';
     $('pool-queue').textContent = num(d.pool.queue);
     $('pool-inflight').textContent = num(d.pool.inFlight);
+    fill('threads', d.threads.map(function (t) {
+      return el('tr', { 'data-thread': t.name }, [td(t.name, 'mono'), td(num(t.busy * 100, 0) + ' %', 'num'), el('td', null, [bar(t.busy)])]);
+    }), 3, 'No thread reading yet');
     var worst = peak(d.pool.tasks.map(function (t) { return t.p99Ms; }));
     fill('tasks', d.pool.tasks.map(function (t) {
       return el('tr', { 'data-kind': t.kind }, [

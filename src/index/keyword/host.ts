@@ -1,3 +1,4 @@
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { KeywordDocument } from './document';
@@ -18,6 +19,11 @@ export class KeywordWorkerHost {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private closed = false;
+
+  /** The keyword thread's event-loop utilisation (the dashboard's busy share). */
+  utilization(previous?: EventLoopUtilization): EventLoopUtilization {
+    return this.worker.performance.eventLoopUtilization(previous);
+  }
 
   constructor(workerFile: string = WORKER_FILE) {
     this.worker = new Worker(workerFile, { workerData: { tag: KEYWORD_WORKER_TAG } });
