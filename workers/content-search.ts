@@ -3,7 +3,8 @@ import { ModelCache } from '../src/embedding/model-cache';
 import { rerankCandidates } from '../src/embedding/rerank';
 import { combinedQuery } from '../src/index/rerank-query';
 import { KernelCache } from '../src/index/vector/kernel-cache';
-import { answerQuery, type Embed, type QueryResult, type QueryTask, type Rerank } from '../src/index/vector/query-task';
+import { answerQuery, type Embed, type QueryResult, type QueryStages, type QueryTask, type Rerank } from '../src/index/vector/query-task';
+import { loadFaissAddon } from '../src/index/vector/faiss-addon';
 import { embedBatch } from '../src/embedding/embed';
 
 const kernels = new KernelCache();
@@ -33,8 +34,11 @@ const embed: Embed = (bytes, texts) => {
   return { vector, terms: texts.length === 1 ? batch.sparse[0] : combinedQuery(model, texts) };
 };
 
+/** FAISS searches of the main thread's approximate indexes, by their shared numbers (null: no addon, or closed). */
+const searchShared: QueryStages['searchShared'] = (handle, query, k, nprobe) => loadFaissAddon()?.searchShared(handle, query, k, nprobe) ?? null;
+
 /** One content query, whole: search, candidates, second stage (src/index/vector/query-task.ts). */
 export default function contentSearch(task: QueryTask): QueryResult {
-  const result = answerQuery(task, kernels.of(task.store, task.memory), { rerank, embed });
+  const result = answerQuery(task, kernels.of(task.store, task.memory), { rerank, embed, searchShared });
   return move({ [transferableSymbol]: [result.rows.buffer, result.scores.buffer], [valueSymbol]: result }) as unknown as QueryResult;
 }

@@ -34,6 +34,8 @@
 #include <functional>
 #include <memory>
 #include <shared_mutex>
+#include <unordered_map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,7 +45,16 @@ namespace {
 struct Wrapped {
   std::unique_ptr<faiss::Index> index;
   std::shared_mutex mutex;
+  /** Its number in g_shared once shared with the process's other threads (0: not shared). */
+  int32_t handle = 0;
 };
+
+// Indexes shared with the process's other threads (share/unshare): a pool thread searches one synchronously
+// by its number (searchShared), under the same shared lock as every search. The addon's code and these
+// globals are one per process; each thread's JS environment loads its own exports.
+std::mutex g_shared_mu;
+std::unordered_map<int32_t, std::shared_ptr<Wrapped>> g_shared;
+int32_t g_next_handle = 1;
 
 #define CHECK(call)                                         \
   do {                                                      \
@@ -53,7 +64,6 @@ struct Wrapped {
     }                                                       \
   } while (0)
 
-napi_ref constructor_ref = nullptr;
 
 // OpenMP threads for train/add/batched search (setThreads); 0: all processors.
 std::atomic<int> g_threads{0};
@@ -162,14 +172,20 @@ void keep(napi_env env, Job* job, napi_value v) {
   job->keep.push_back(r);
 }
 
-Wrapped* unwrap_this(napi_env env, napi_callback_info info, size_t* argc, napi_value* argv, napi_value* self) {
+// A JS FaissIndex holds a shared_ptr to its Wrapped: the g_shared entry of a shared index keeps it too.
+std::shared_ptr<Wrapped>* holder_of(napi_env env, napi_callback_info info, size_t* argc, napi_value* argv, napi_value* self) {
   void* ptr = nullptr;
   if (napi_get_cb_info(env, info, argc, argv, self, nullptr) != napi_ok) return nullptr;
   if (napi_unwrap(env, *self, &ptr) != napi_ok) return nullptr;
-  return static_cast<Wrapped*>(ptr);
+  return static_cast<std::shared_ptr<Wrapped>*>(ptr);
 }
 
-void finalize(napi_env, void* data, void*) { delete static_cast<Wrapped*>(data); }
+Wrapped* unwrap_this(napi_env env, napi_callback_info info, size_t* argc, napi_value* argv, napi_value* self) {
+  auto* holder = holder_of(env, info, argc, argv, self);
+  return holder ? holder->get() : nullptr;
+}
+
+void finalize(napi_env, void* data, void*) { delete static_cast<std::shared_ptr<Wrapped>*>(data); }
 
 napi_value Construct(napi_env env, napi_callback_info info) {
   size_t argc = 3;
@@ -212,7 +228,12 @@ napi_value Construct(napi_env env, napi_callback_info info) {
       return nullptr;
     }
   }
-  CHECK(napi_wrap(env, self, w, finalize, nullptr, nullptr));
+  auto* holder = new std::shared_ptr<Wrapped>(w);
+  if (napi_wrap(env, self, holder, finalize, nullptr, nullptr) != napi_ok) {
+    delete holder;
+    napi_throw_error(env, nullptr, "N-API call failed: napi_wrap");
+    return nullptr;
+  }
   return self;
 }
 
@@ -335,6 +356,109 @@ faiss::Index* inner_index(faiss::Index* idx) {
   }
 }
 
+// nq queries' top k, under the index's shared lock: `sel` restricts labels (IVF and flat indexes).
+void search_into(Wrapped* w, const float* q, size_t nq, int32_t k, int64_t nprobe, int64_t ef, faiss::IDSelector* sel,
+                 float* dist, int64_t* labels) {
+  std::shared_lock<std::shared_mutex> lock(w->mutex);
+  faiss::Index* inner = inner_index(w->index.get());
+  std::unique_ptr<faiss::SearchParameters> params;
+  if (dynamic_cast<faiss::IndexIVF*>(inner)) {
+    auto* p = new faiss::SearchParametersIVF();
+    p->nprobe = nprobe > 0 ? nprobe : dynamic_cast<faiss::IndexIVF*>(inner)->nprobe;
+    params.reset(p);
+  } else if (dynamic_cast<faiss::IndexHNSW*>(inner)) {
+    auto* p = new faiss::SearchParametersHNSW();
+    p->efSearch = ef > 0 ? ef : dynamic_cast<faiss::IndexHNSW*>(inner)->hnsw.efSearch;
+    params.reset(p);
+  } else if (sel) {
+    params.reset(new faiss::SearchParameters());
+  }
+  if (params) params->sel = sel;
+  auto* idmap = dynamic_cast<faiss::IndexIDMap*>(w->index.get());
+  if (idmap && params) {
+    // faiss 1.7.3's IndexIDMap refuses search parameters: search the inner index
+    // and translate its sequential ids ourselves (selectors would see inner ids).
+    if (sel) throw std::runtime_error("allow is not supported on IDMap indexes");
+    idmap->index->search(nq, q, k, dist, labels, params.get());
+    for (size_t i = 0; i < nq * k; i++)
+      if (labels[i] >= 0) labels[i] = idmap->id_map[labels[i]];
+  } else {
+    w->index->search(nq, q, k, dist, labels, params.get());
+  }
+}
+
+// share(): this index's number for searchShared from any thread of the process (the same number each call).
+napi_value Share(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  napi_value self, out;
+  auto* holder = holder_of(env, info, &argc, nullptr, &self);
+  if (!holder) return nullptr;
+  std::lock_guard<std::mutex> guard(g_shared_mu);
+  if ((*holder)->handle == 0) {
+    (*holder)->handle = g_next_handle++;
+    g_shared[(*holder)->handle] = *holder;
+  }
+  napi_create_int32(env, (*holder)->handle, &out);
+  return out;
+}
+
+// unshare(handle): other threads can no longer search it (searches under way finish).
+napi_value Unshare(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  int32_t handle;
+  if (argc < 1 || napi_get_value_int32(env, argv[0], &handle) != napi_ok) return throw_type(env, "unshare(handle: integer)");
+  std::lock_guard<std::mutex> guard(g_shared_mu);
+  g_shared.erase(handle);
+  return nullptr;
+}
+
+// searchShared(handle, query: Float32Array, k, nprobe): one query's top k on the calling thread (a pool
+// thread), {distances, labels}; null when the handle names no shared index (closed meanwhile).
+napi_value SearchShared(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
+  int32_t handle, k, nprobe = 0;
+  float* q;
+  size_t len;
+  if (argc < 3 || napi_get_value_int32(env, argv[0], &handle) != napi_ok || !get_f32(env, argv[1], &q, &len) ||
+      napi_get_value_int32(env, argv[2], &k) != napi_ok || k <= 0)
+    return throw_type(env, "searchShared(handle, query: Float32Array, k: positive integer, nprobe?)");
+  if (argc >= 4) napi_get_value_int32(env, argv[3], &nprobe);
+  std::shared_ptr<Wrapped> w;
+  {
+    std::lock_guard<std::mutex> guard(g_shared_mu);
+    auto found = g_shared.find(handle);
+    if (found != g_shared.end()) w = found->second;
+  }
+  napi_value out;
+  if (!w) {
+    napi_get_null(env, &out);
+    return out;
+  }
+  if (len != static_cast<size_t>(w->index->d)) return throw_type(env, "query length is not the index's dim");
+  void* dp;
+  void* lp;
+  napi_value dab, lab, dta, lta;
+  CHECK(napi_create_arraybuffer(env, k * sizeof(float), &dp, &dab));
+  CHECK(napi_create_arraybuffer(env, k * sizeof(int64_t), &lp, &lab));
+  try {
+    omp_set_num_threads(1);
+    search_into(w.get(), q, 1, k, nprobe, 0, nullptr, static_cast<float*>(dp), static_cast<int64_t*>(lp));
+  } catch (const std::exception& e) {
+    napi_throw_error(env, nullptr, e.what());
+    return nullptr;
+  }
+  napi_create_typedarray(env, napi_float32_array, k, dab, 0, &dta);
+  napi_create_typedarray(env, napi_bigint64_array, k, lab, 0, &lta);
+  napi_create_object(env, &out);
+  napi_set_named_property(env, out, "distances", dta);
+  napi_set_named_property(env, out, "labels", lta);
+  return out;
+}
+
 napi_value Search(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3], self;
@@ -384,34 +508,9 @@ napi_value Search(napi_env env, napi_callback_info info) {
   job->run = [w, q, nq, k, nprobe, ef, allow, nallow, has_allow, dist, labels]() {
     // single queries run on this pool thread alone; batches may use OpenMP
     omp_set_num_threads(nq < 4 ? 1 : bulk_threads());
-    std::shared_lock<std::shared_mutex> lock(w->mutex);
     std::unique_ptr<faiss::IDSelectorBatch> sel;
     if (has_allow) sel.reset(new faiss::IDSelectorBatch(nallow, allow));
-    faiss::Index* inner = inner_index(w->index.get());
-    std::unique_ptr<faiss::SearchParameters> params;
-    if (dynamic_cast<faiss::IndexIVF*>(inner)) {
-      auto* p = new faiss::SearchParametersIVF();
-      p->nprobe = nprobe > 0 ? nprobe : dynamic_cast<faiss::IndexIVF*>(inner)->nprobe;
-      params.reset(p);
-    } else if (dynamic_cast<faiss::IndexHNSW*>(inner)) {
-      auto* p = new faiss::SearchParametersHNSW();
-      p->efSearch = ef > 0 ? ef : dynamic_cast<faiss::IndexHNSW*>(inner)->hnsw.efSearch;
-      params.reset(p);
-    } else if (sel) {
-      params.reset(new faiss::SearchParameters());
-    }
-    if (params) params->sel = sel.get();
-    auto* idmap = dynamic_cast<faiss::IndexIDMap*>(w->index.get());
-    if (idmap && params) {
-      // faiss 1.7.3's IndexIDMap refuses search parameters: search the inner index
-      // and translate its sequential ids ourselves (selectors would see inner ids).
-      if (sel) throw std::runtime_error("allow is not supported on IDMap indexes");
-      idmap->index->search(nq, q, k, dist->data(), labels->data(), params.get());
-      for (auto& l : *labels)
-        if (l >= 0) l = idmap->id_map[l];
-    } else {
-      w->index->search(nq, q, k, dist->data(), labels->data(), params.get());
-    }
+    search_into(w, q, nq, k, nprobe, ef, sel.get(), dist->data(), labels->data());
   };
   job->finish = [dist, labels](napi_env env) -> napi_value {
     size_t n = dist->size();
@@ -464,7 +563,9 @@ napi_value ReadIndex(napi_env env, napi_callback_info info) {
   job->finish = [loaded](napi_env env) -> napi_value {
     napi_value ext, ctor, obj;
     napi_create_external(env, *loaded, nullptr, nullptr, &ext);
-    napi_get_reference_value(env, constructor_ref, &ctor);
+    void* data = nullptr;
+    napi_get_instance_data(env, &data);
+    napi_get_reference_value(env, *static_cast<napi_ref*>(data), &ctor);
     if (napi_new_instance(env, ctor, 1, &ext, &obj) != napi_ok) return nullptr;
     return obj;
   };
@@ -492,17 +593,29 @@ napi_value Init(napi_env env, napi_value exports) {
       {"remove", nullptr, Remove, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"search", nullptr, Search, nullptr, nullptr, nullptr, napi_default, nullptr},
       {"write", nullptr, Write, nullptr, nullptr, nullptr, napi_default, nullptr},
+      {"share", nullptr, Share, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_value cls;
   CHECK(napi_define_class(env, "FaissIndex", NAPI_AUTO_LENGTH, Construct, nullptr,
                           sizeof props / sizeof props[0], props, &cls));
-  CHECK(napi_create_reference(env, cls, 1, &constructor_ref));
+  // One constructor per JS environment (the main thread's, each pool thread's): readIndex builds its own.
+  napi_ref* ref = new napi_ref;
+  CHECK(napi_create_reference(env, cls, 1, ref));
+  CHECK(napi_set_instance_data(env, ref, [](napi_env env, void* data, void*) {
+    auto* r = static_cast<napi_ref*>(data);
+    napi_delete_reference(env, *r);
+    delete r;
+  }, nullptr));
   napi_set_named_property(env, exports, "FaissIndex", cls);
   napi_value fn;
   napi_create_function(env, "readIndex", NAPI_AUTO_LENGTH, ReadIndex, nullptr, &fn);
   napi_set_named_property(env, exports, "readIndex", fn);
   napi_create_function(env, "setThreads", NAPI_AUTO_LENGTH, SetThreads, nullptr, &fn);
   napi_set_named_property(env, exports, "setThreads", fn);
+  napi_create_function(env, "unshare", NAPI_AUTO_LENGTH, Unshare, nullptr, &fn);
+  napi_set_named_property(env, exports, "unshare", fn);
+  napi_create_function(env, "searchShared", NAPI_AUTO_LENGTH, SearchShared, nullptr, &fn);
+  napi_set_named_property(env, exports, "searchShared", fn);
   return exports;
 }
 

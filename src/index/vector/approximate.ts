@@ -35,6 +35,23 @@ export interface RowScores {
 }
 
 const CHUNK_ROWS = 4096;
+/** The label → row table reserves room for this many labels (address space; a label per stored version). */
+const MAX_LABELS = 2 ** 30;
+
+function growableLabels(labels: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 * labels, { maxByteLength: 4 * MAX_LABELS });
+}
+
+/** An approximate index as a pool thread searches it (ApproximateIndex.shared). */
+export interface SharedApproximate {
+  /** The FAISS index's number in the process (FaissAddon.searchShared). */
+  handle: number;
+  /** Int32 row + 1 by label (0: none). */
+  labelRows: SharedArrayBuffer;
+  nprobe: number;
+  /** Lossy codes: the shortlist is re-scored from the float32 rows. */
+  quantized: boolean;
+}
 
 /** Label state of an approximate index as stored in a snapshot header. */
 export interface PersistedApproximate {
@@ -71,15 +88,19 @@ export class ApproximateIndex {
   /** The shortlist of a quantized index, in hits wanted, tuned with the probes (undefined: the searcher's default). */
   overfetch: number | undefined;
   /**
-   * The store row of each label (-1: none) and the label of each row (0: none; labels start at 1), kept current as
-   * compaction moves rows: a search turns labels into rows without a lookup by id.
+   * The store row + 1 of each label (0: none), in a growable shared buffer that pool threads read, and the label of
+   * each row (0: none; labels start at 1), kept current as compaction moves rows: a search turns labels into rows
+   * without a lookup by id.
    */
-  private labelRow = new Int32Array(1024).fill(-1);
+  private labelRows = growableLabels(1024);
+  private labelRow = new Int32Array(this.labelRows);
   private rowLabel = new Int32Array(1024);
+  /** This index's number for pool threads' searches (FaissAddon.searchShared), once asked for. */
+  private sharedHandle: number | undefined;
   private readonly idToLabel = new Map<string, number>();
   private readonly onMove = (from: number, to: number): void => {
     const label = from < this.rowLabel.length ? this.rowLabel[from]! : 0;
-    if (label === 0 || this.labelRow[label] !== from) return;
+    if (label === 0 || this.labelRow[label] !== from + 1) return;
     this.rowLabel[from] = 0;
     this.link(label, to);
   };
@@ -98,6 +119,7 @@ export class ApproximateIndex {
 
   private constructor(
     private readonly store: SharedVectorStore,
+    private readonly addon: FaissAddon,
     private readonly faiss: FaissIndex,
     readonly description: string,
     private readonly options: ApproximateOptions,
@@ -106,23 +128,19 @@ export class ApproximateIndex {
   }
 
   private link(label: number, row: number): void {
-    if (label >= this.labelRow.length) {
-      const grown = new Int32Array(Math.max(label + 1, Math.ceil(this.labelRow.length * 1.5))).fill(-1);
-      grown.set(this.labelRow);
-      this.labelRow = grown;
-    }
+    if (label >= this.labelRow.length) this.labelRows.grow(4 * Math.max(label + 1, Math.ceil(this.labelRow.length * 1.5)));
     if (row >= this.rowLabel.length) {
       const grown = new Int32Array(Math.max(row + 1, Math.ceil(this.rowLabel.length * 1.5)));
       grown.set(this.rowLabel);
       this.rowLabel = grown;
     }
-    this.labelRow[label] = row;
+    this.labelRow[label] = row + 1;
     this.rowLabel[row] = label;
   }
 
   private unlink(label: number): void {
-    const row = this.labelRow[label]!;
-    this.labelRow[label] = -1;
+    const row = this.labelRow[label]! - 1;
+    this.labelRow[label] = 0;
     if (row >= 0 && this.rowLabel[row] === label) this.rowLabel[row] = 0;
   }
 
@@ -150,7 +168,7 @@ export class ApproximateIndex {
     const description = options.description ?? `IVF${nlist},SQ8`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
     const nprobe = options.nprobe ?? Math.min(nlist, DEFAULT_NPROBE);
-    return new ApproximateIndex(store, faiss, description, { ...options, nlist, nprobe });
+    return new ApproximateIndex(store, addon, faiss, description, { ...options, nlist, nprobe });
   }
 
   /** Trains on a sample and adds every live row. Call once, right after create. */
@@ -299,7 +317,7 @@ export class ApproximateIndex {
     for (let i = 0; i < result.labels.length; i++) {
       const high = words[2 * i + 1]!;
       const label = high === 0 ? words[2 * i]! >>> 0 : high < 0 ? -1 : (words[2 * i]! >>> 0) + high * 2 ** 32;
-      const row = label > 0 && label < this.labelRow.length ? this.labelRow[label]! : -1;
+      const row = label > 0 && label < this.labelRow.length ? this.labelRow[label]! - 1 : -1;
       if (row < 0 || !alive(row)) continue;
       rows[n] = row;
       scores[n++] = result.distances[i]!;
@@ -357,11 +375,12 @@ export class ApproximateIndex {
     store: SharedVectorStore, addon: FaissAddon, file: string, ids: string[], state: PersistedApproximate, options: ApproximateOptions,
   ): Promise<ApproximateIndex> {
     const faiss = await addon.readIndex(file);
-    const index = new ApproximateIndex(store, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
+    const index = new ApproximateIndex(store, addon, faiss, state.description, { ...options, nlist: state.nlist, nprobe: options.nprobe ?? state.nprobe });
     index.nextLabel = state.nextLabel;
     index.tunedRows = options.nprobe === undefined ? state.tunedRows ?? 0 : 0;
     if (index.tunedRows > 0) index.overfetch = state.overfetch;
-    index.labelRow = new Int32Array(state.nextLabel + 1).fill(-1);
+    index.labelRows = growableLabels(state.nextLabel + 1);
+    index.labelRow = new Int32Array(index.labelRows);
     index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {
       const label = state.labels[i];
@@ -384,7 +403,18 @@ export class ApproximateIndex {
     if (params.efSearch !== undefined) this.options.efSearch = params.efSearch;
   }
 
+  /**
+   * What a pool thread needs to search this index itself (src/index/vector/query-task.ts): the FAISS index's number
+   * in the process (searchShared) and the label → row table. Undefined until ready.
+   */
+  shared(): SharedApproximate | undefined {
+    if (!this.ready) return undefined;
+    this.sharedHandle ??= this.faiss.share();
+    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0, quantized: this.quantized };
+  }
+
   close(): void {
+    if (this.sharedHandle !== undefined) this.addon.unshare(this.sharedHandle);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.store.moveListeners.delete(this.onMove);
     this.ready = false;

@@ -24,6 +24,8 @@ export interface FaissIndex {
   remove(labels: BigInt64Array): Promise<number>;
   search(queries: Float32Array, k: number, params?: FaissSearchParams): Promise<FaissSearchResult>;
   write(file: string): Promise<void>;
+  /** This index's number in the process: any thread may search it with `searchShared` until `unshare`. */
+  share(): number;
 }
 
 export interface FaissAddon {
@@ -31,12 +33,15 @@ export interface FaissAddon {
   readIndex(file: string): Promise<FaissIndex>;
   /** OpenMP threads for train/add/batched searches (default: all processors). */
   setThreads(n: number): void;
+  unshare(handle: number): void;
+  /** One query on the calling thread (a pool thread), under the index's lock; null once unshared. */
+  searchShared(handle: number, query: Float32Array, k: number, nprobe?: number): FaissSearchResult | null;
 }
 
 function isFaissAddon(value: unknown): value is FaissAddon {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.FaissIndex === 'function' && typeof v.readIndex === 'function' && typeof v.setThreads === 'function';
+  return typeof v.FaissIndex === 'function' && typeof v.readIndex === 'function' && typeof v.setThreads === 'function' && typeof v.searchShared === 'function';
 }
 
 let cached: FaissAddon | null | undefined;

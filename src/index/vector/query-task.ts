@@ -1,5 +1,6 @@
 import type { SerializedModel } from '../../embedding/serialize';
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
+import type { SharedApproximate } from './approximate';
 import type { KernelExports } from './kernel';
 import { packTermsOf, type SharedTerms } from './sparse-rows';
 
@@ -31,6 +32,8 @@ export interface QueryTask {
   mask: number;
   /** Rows to score instead of scanning (an approximate index's shortlist, a short allow-list). */
   shortlist?: Int32Array;
+  /** Or the approximate index this thread searches for the shortlist. */
+  approximate?: ApproximateSearch;
   /** Results wanted. */
   k: number;
   /** Largest k the scan's output area holds. */
@@ -63,10 +66,22 @@ export type Rerank = (second: SecondStage, candidates: { terms: PackedSparse; de
 /** The thread's embedding of query texts: their normalised centroid and, for a second stage, their terms. */
 export type Embed = (model: SerializedModel, texts: string[]) => { vector: Float32Array; terms?: SparseVector };
 
-/** What the thread supplies: the model-dependent stages. */
+/** What the thread supplies: the model-dependent stages, and its way into the approximate index (the FAISS addon). */
 export interface QueryStages {
   rerank: Rerank;
   embed: Embed;
+  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number) => { labels: BigInt64Array } | null;
+}
+
+/** An approximate index searched by the pool thread: `fetch` labels at `nprobe`, then re-scored exactly. */
+export interface ApproximateSearch {
+  index: SharedApproximate;
+  fetch: number;
+  nprobe: number;
+  /** Rows of documents written since the index last took changes: scored whatever it says. */
+  extraRows: Int32Array;
+  /** Rows the query may return: fewer results than min(k, eligible) means a scan instead. */
+  eligible: number;
 }
 
 const NOTHING: QueryResult = { rows: new Int32Array(0), scores: new Float32Array(0) };
@@ -89,25 +104,14 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   if (task.stride > task.dim) f32.fill(0, (task.queryAt >> 2) + task.dim, (task.queryAt >> 2) + task.stride);
   const wanted = task.second ? Math.max(task.k, task.second.candidates) : task.k;
   const excluded = new Set<number>(task.excludeRows);
-  let rows: Int32Array;
-  let scores: Float32Array;
-  if (task.shortlist) {
-    const n = task.shortlist.length;
-    const rowsAt = task.outAt;
-    const scoresAt = task.outAt + n * 4;
-    new Int32Array(task.memory.buffer, rowsAt, n).set(task.shortlist);
-    kernel.kv_score_rows(task.vectorsBase, task.stride, rowsAt, n, task.queryAt, scoresAt);
-    rows = task.shortlist;
-    scores = new Float32Array(task.memory.buffer, scoresAt, n).slice();
-  } else {
-    const kScan = Math.min(task.kMax, wanted + (task.mask ? 0 : excluded.size));
-    const scoresAt = task.outAt;
-    const rowsAt = task.outAt + task.kMax * 4;
-    const n = kernel.kv_topk(task.vectorsBase, task.stride, 0, task.count, task.queryAt, task.aliveBase, task.mask, kScan, scoresAt, rowsAt);
-    rows = new Int32Array(task.memory.buffer, rowsAt, n).slice();
-    scores = new Float32Array(task.memory.buffer, scoresAt, n).slice();
+  const shortlist = task.shortlist ?? (task.approximate && approximateShortlist(task, task.approximate, vector, stages));
+  let { rows, scores } = shortlist ? scoreRows(task, kernel, shortlist) : scan(task, kernel, wanted, excluded.size);
+  let order = bestFirst(rows, scores, excluded);
+  if (task.approximate && order.length < Math.min(task.k, task.approximate.eligible)) {
+    // Too few results (lists the probes barely cover, a key mostly excluded): answer exactly instead.
+    ({ rows, scores } = scan(task, kernel, wanted, excluded.size));
+    order = bestFirst(rows, scores, excluded);
   }
-  const order = bestFirst(rows, scores, excluded);
   if (!task.second) return withTies(rows, scores, order, task.k);
   const top = order.subarray(0, wanted);
   const candidateRows = Int32Array.from(top, (i) => rows[i]!);
@@ -122,6 +126,46 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : textTerms;
   const reranked = stages.rerank(task.second, { terms: packed, dense, vectors }, queryTerms);
   return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set()), task.k);
+}
+
+/** Exact scores of `shortlist` (written to the task's slot, then read back). */
+function scoreRows(task: QueryTask, kernel: KernelExports, shortlist: Int32Array): { rows: Int32Array; scores: Float32Array } {
+  const n = shortlist.length;
+  const rowsAt = task.outAt;
+  const scoresAt = task.outAt + n * 4;
+  new Int32Array(task.memory.buffer, rowsAt, n).set(shortlist);
+  kernel.kv_score_rows(task.vectorsBase, task.stride, rowsAt, n, task.queryAt, scoresAt);
+  return { rows: shortlist, scores: new Float32Array(task.memory.buffer, scoresAt, n).slice() };
+}
+
+/** The top `wanted` (plus the excluded, which the scan cannot skip without a mask) of every live row. */
+function scan(task: QueryTask, kernel: KernelExports, wanted: number, excluded: number): { rows: Int32Array; scores: Float32Array } {
+  const kScan = Math.min(task.kMax, wanted + (task.mask ? 0 : excluded));
+  const scoresAt = task.outAt;
+  const rowsAt = task.outAt + task.kMax * 4;
+  const n = kernel.kv_topk(task.vectorsBase, task.stride, 0, task.count, task.queryAt, task.aliveBase, task.mask, kScan, scoresAt, rowsAt);
+  return { rows: new Int32Array(task.memory.buffer, rowsAt, n).slice(), scores: new Float32Array(task.memory.buffer, scoresAt, n).slice() };
+}
+
+/**
+ * The approximate index's shortlist, searched on this thread: its labels as live rows, with the rows it does not
+ * reflect yet (read your writes). Undefined when the index was closed meanwhile (the caller scans).
+ */
+function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector: Float32Array, stages: QueryStages): Int32Array | undefined {
+  const found = stages.searchShared(search.index.handle, vector, search.fetch, search.nprobe);
+  if (!found) return undefined;
+  const labelRow = new Int32Array(search.index.labelRows);
+  const alive = new Uint32Array(task.memory.buffer, task.aliveBase, Math.ceil(task.count / 32));
+  // Labels read as two 32-bit words (little endian): reading the int64s would make a BigInt each.
+  const words = new Int32Array(found.labels.buffer, found.labels.byteOffset, found.labels.length * 2);
+  const rows = new Set<number>(search.extraRows);
+  for (let i = 0; i < found.labels.length; i++) {
+    const high = words[2 * i + 1]!;
+    const label = high === 0 ? words[2 * i]! >>> 0 : high < 0 ? -1 : (words[2 * i]! >>> 0) + high * 2 ** 32;
+    const row = label > 0 && label < labelRow.length ? labelRow[label]! - 1 : -1;
+    if (row >= 0 && row < task.count && (alive[row >> 5]! & (1 << (row & 31))) !== 0) rows.add(row);
+  }
+  return Int32Array.from(rows);
 }
 
 /** The query's terms from stored documents: one's terms as stored, several's normalised sum (as their texts' would be). */

@@ -6,7 +6,7 @@ import { loadFaissAddon } from './faiss-addon';
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
 import { rankDescending } from './rank';
 import { SparseRows } from './sparse-rows';
-import type { QueryResult, QueryTask, SecondStage } from './query-task';
+import type { ApproximateSearch, QueryResult, QueryTask, SecondStage } from './query-task';
 import type { SerializedModel } from '../../embedding/serialize';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
@@ -68,6 +68,14 @@ export interface VectorIndexOptions {
 export interface TextQuery {
   model: SerializedModel;
   texts: string[];
+}
+
+/** Where a query's candidates come from (VectorIndex.plan): rows given, the approximate index searched by the pool thread, or a scan. */
+interface Plan {
+  shortlist?: Int32Array;
+  /** The shortlist came from the approximate index searched here: too few results mean a scan instead. */
+  approximate?: boolean;
+  inPool?: ApproximateSearch;
 }
 
 /** What a second stage's query is made of: texts, or stored documents (their terms as stored). */
@@ -439,7 +447,7 @@ export class VectorIndex {
     try {
       const bigExclude = exclude !== undefined && exclude.size > EXCLUDE_OVERFETCH_MAX;
       const excludeRows = bigExclude || !exclude ? new Int32Array(0) : this.rowsOf(exclude);
-      const plan = await this.plan(q, wanted, opts, excludeRows.length);
+      const plan = this.approximateInPool(wanted, opts, excludeRows.length) ?? await this.plan(q, wanted, opts, excludeRows.length);
       const needsMask = plan.shortlist === undefined && (allow !== undefined || bigExclude);
       if (needsMask) {
         mask = await this.exact.masks.acquire();
@@ -447,7 +455,7 @@ export class VectorIndex {
       }
       const task = (shortlist: Int32Array | undefined): QueryTask => ({
         ...this.taskBase(slot), count: this.store.count, vector: q, embed: q ? undefined : query as TextQuery, excludeRows: bigExclude ? this.rowsOf(exclude) : excludeRows,
-        mask: mask === undefined ? 0 : this.maskAt(mask), shortlist, k, kMax: this.kMax,
+        mask: mask === undefined ? 0 : this.maskAt(mask), shortlist, approximate: shortlist ? undefined : plan.inPool, k, kMax: this.kMax,
         second: second && {
           model: second.model, candidates: wanted, terms: (this.terms as SparseRows).shared,
           ...('ids' in second ? { queryRows: this.rowsOf(second.ids) } : { texts: second.texts }),
@@ -482,15 +490,38 @@ export class VectorIndex {
   searchesInPool(opts: SearchOptions): boolean {
     const { allow } = opts;
     if (allow instanceof Set && allow.size <= this.store.layout.directMax) return true;
-    if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') return false;
+    if (!opts.exact && this.approx?.isReady && typeof allow !== 'function') return this.approximateServesInPool(opts);
     return this.store.count <= this.poolScanRows;
+  }
+
+  /** Whether the pool thread searches the approximate index itself: no allow-list, a short exclude list. */
+  private approximateServesInPool(opts: SearchOptions): boolean {
+    return !opts.exact && this.approx?.isReady === true && opts.allow === undefined && (opts.exclude?.size ?? 0) <= EXCLUDE_OVERFETCH_MAX;
   }
 
   private get poolScanRows(): number {
     return this.exact.localScanRows * this.exact.shards * POOL_SCAN_SHARDS;
   }
 
-  private async plan(q: Float32Array | undefined, wanted: number, opts: SearchOptions, excluded: number): Promise<{ shortlist?: Int32Array; approximate?: boolean }> {
+  /**
+   * The approximate search made by the pool thread itself (the FAISS index shared with it): for queries with no
+   * allow-list and a short exclude list, the common case. Rows written since FAISS last took changes go along.
+   */
+  private approximateInPool(wanted: number, opts: SearchOptions, excluded: number): Plan | undefined {
+    const approx = this.approx as ApproximateIndex;
+    if (!this.approximateServesInPool(opts)) return undefined;
+    const index = approx.shared();
+    if (!index) return undefined;
+    const capped = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted + excluded);
+    const overfetch = opts.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
+    const fetch = approx.quantized ? Math.max(Math.ceil(capped * overfetch), capped + RESCORE_MIN_EXTRA) : capped;
+    const extraRows = this.rowsOf(approx.unapplied());
+    // The shortlist must fit the slot's output area (directMax rows): a burst of writes beyond that is scanned.
+    if (fetch + extraRows.length > this.store.layout.directMax) return undefined;
+    return { inPool: { index, fetch, nprobe: opts.nprobe ?? index.nprobe, extraRows, eligible: this.size - (opts.exclude?.size ?? 0) } };
+  }
+
+  private async plan(q: Float32Array | undefined, wanted: number, opts: SearchOptions, excluded: number): Promise<Plan> {
     const { allow, exclude } = opts;
     const directMax = this.store.layout.directMax;
     if (allow instanceof Set && allow.size <= directMax) {
@@ -518,8 +549,9 @@ export class VectorIndex {
     // Lossy codes (SQ8) only shortlist: fetch more than wanted; the pool thread re-scores from the float32 rows.
     const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
     const fetch = approx.quantized ? Math.max(Math.ceil(capped * overfetch), capped + RESCORE_MIN_EXTRA) : capped;
-    const { rows } = await approx.search(q, fetch, allow, trial.nprobe);
+    // The changes FAISS lacks when the search starts: one applied while it runs may be missing from its answer.
     const unapplied = new Set(approx.unapplied());
+    const { rows } = await approx.search(q, fetch, allow, trial.nprobe);
     if (unapplied.size === 0) return rows;
     const kept = Array.from(rows).filter((row) => !unapplied.has(this.store.idOf(row) as string));
     for (const id of unapplied) {
@@ -603,6 +635,8 @@ export class VectorIndex {
     // Lossy codes (SQ8) only shortlist: fetch more than wanted and re-score the shortlist from the float32 rows.
     const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
     const fetch = approx.quantized ? Math.max(Math.ceil(wanted * overfetch), wanted + RESCORE_MIN_EXTRA) : wanted;
+    // The changes FAISS lacks when the search starts: one applied while it runs may be missing from its answer.
+    const unapplied = new Set(approx.unapplied());
     const shortlist = await approx.search(q, fetch, allow, trial.nprobe);
     const { rows } = shortlist;
     const scores = !approx.quantized ? shortlist.scores
@@ -610,7 +644,6 @@ export class VectorIndex {
     const idOf = (i: number): string => this.store.idOf(rows[i]!) as string;
     const order = rankDescending(scores, idOf);
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
-    const unapplied = new Set(approx.unapplied());
     let hits: Array<Hit & { row: number }> = [];
     for (const i of order) {
       if (hits.length === k && unapplied.size === 0) break;

@@ -124,6 +124,29 @@ describe('VectorIndex', () => {
     sameHits(await index.search(q, 20, { allow: pred, exclude: fewExcluded }), referenceTopK(vectors, q, 20, (id) => pred(id) && !fewExcluded.has(id)));
   });
 
+  it('answers a whole query in one pool task (query) as exact search does: exclude, allow (small, large, predicate)', async () => {
+    const dim = 32;
+    const index = new VectorIndex(dim, { approximate: false, pool, localScanRows: 1000, directMax: 100 });
+    const vectors = fill(index, 5000, 12);
+    const q = randomUnit(dim, rng(6));
+    const top = referenceTopK(vectors, q, 200);
+    sameHits(await index.query(q, 10), referenceTopK(vectors, q, 10));
+    const fewExcluded = new Set(top.slice(0, 5).map((h) => h.id));
+    const manyExcluded = new Set(top.slice(0, 150).map((h) => h.id));
+    sameHits(await index.query(q, 10, { exclude: fewExcluded }), referenceTopK(vectors, q, 10, (id) => !fewExcluded.has(id)));
+    sameHits(await index.query(q, 10, { exclude: manyExcluded }), referenceTopK(vectors, q, 10, (id) => !manyExcluded.has(id)));
+    const small = new Set(['doc7', 'doc70', 'doc700', 'doc4999', 'missing']);
+    sameHits(await index.query(q, 10, { allow: small, exclude: new Set(['doc70']) }), referenceTopK(vectors, q, 10, (id) => small.has(id) && id !== 'doc70'));
+    const large = new Set(Array.from(vectors.keys()).filter((id) => Number(id.slice(3)) % 3 === 0));
+    sameHits(await index.query(q, 20, { allow: large }), referenceTopK(vectors, q, 20, (id) => large.has(id)));
+    const pred = (id: string): boolean => id.endsWith('7');
+    sameHits(await index.query(q, 20, { allow: pred, exclude: fewExcluded }), referenceTopK(vectors, q, 20, (id) => pred(id) && !fewExcluded.has(id)));
+    // A write is in the next query's answer.
+    index.upsert('fresh', q);
+    assert.equal((await index.query(q, 1))[0]!.id, 'fresh');
+    index.close();
+  });
+
   it('stays correct through removals, replacements and compaction', async () => {
     const dim = 48;
     const index = new VectorIndex(dim, { approximate: false, pool, localScanRows: 800 });
