@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { embedBatch, fitModelSync, loadWordVectors, packSparse, rankByScore, rerankCandidates, serializeModel, usesSecondStage } from '../src/embedding';
+import { embedBatch, fitModelSync, loadWordVectors, rankByScore, rerankCandidates, serializeModel, usesSecondStage } from '../src/embedding';
 import type { LsaModel } from '../src/embedding/model';
 import { VectorIndex } from '../src/index/vector';
 import { combinedQuery } from '../src/index/rerank-query';
@@ -25,6 +25,9 @@ import {
  *   BENCH_DATA_DIR_5K / _82K / _1M, or BENCH_DATA_DIR (a directory holding one per size): keep the ingested key and reuse it
  *   BENCH_WORKERS=1,2,3,4: the similar path again with KINDRED_WORKERS at each (server restarted on the same data)
  *   BENCH_INPROCESS=5k: sizes whose in-process search reference is measured   BENCH_LOG_LEVEL=info (the server's default)
+ *   BENCH_URL=http://127.0.0.1:PORT [BENCH_SERVER_PID=pid]: measure a server started by hand (e.g. under --cpu-prof) on a
+ *     directory prepared by an earlier run (KINDRED_DATA_DIR=$BENCH_DATA_DIR/5k KINDRED_API_KEYS=bench-throughput)
+ *   BENCH_OUT=file: where the report is written besides stdout (default bench/results/throughput.md)
  */
 const env = process.env;
 const list = (value: string): string[] => value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -431,7 +434,9 @@ function fire(url: string, feed: Feed, inFlight: number, seconds: number): Promi
   });
 }
 
-async function runCell(target: { url: string; pid: number }, feed: Feed, inFlight: number): Promise<Cell> {
+interface Target { url: string; pid: number }
+
+async function runCell(target: Target, feed: Feed, inFlight: number): Promise<Cell> {
   if (WARMUP_SECONDS > 0) await fire(target.url, feed, inFlight, WARMUP_SECONDS);
   const before = sample(target.pid);
   const result = await fire(target.url, feed, inFlight, SECONDS);
@@ -468,45 +473,51 @@ function medianCell(cells: Cell[]): Cell {
 
 // ---------------------------------------------------------------- the in-process reference
 
-interface InProcess { qps: number; searchUs: number; rerankUs: number; queries: number; model: string }
+interface InProcess { qps: number; candidatesUs: number; queryUs: number; rerankUs: number; queries: number; model: string }
 
 /**
- * The similar query without HTTP, storage or threads: the same kind of model fitted on the same texts (at most 30,000,
- * as the server samples), the exact vector index, 800 candidates and the TF-IDF second stage on this thread.
+ * The similar query without HTTP, storage or threads, through the server's own calls: the same kind of model fitted
+ * on the same texts (at most 30,000, as the server samples), an exact VectorIndex holding each document's terms,
+ * `searchCandidates` (800, the document excluded), the query's TF-IDF terms and the second stage, all on this thread.
  */
 async function inProcessSimilar(texts: readonly string[]): Promise<InProcess> {
   const model = fitModelSync(evenSample(texts, 30_000));
   const { vectors, dim, sparse } = embedBatch(model, texts, model.kind === 'word-vectors' ? loadWordVectors() : undefined);
-  const index = new VectorIndex(dim, { approximate: false, initialRows: texts.length });
-  for (let i = 0; i < texts.length; i++) index.upsert(`d${i}`, vectors.subarray(i * dim, (i + 1) * dim));
   const second = model.kind === 'lsa' && usesSecondStage(serializeModel(model)) ? model as LsaModel : undefined;
+  const index = new VectorIndex(dim, { approximate: false, initialRows: texts.length, terms: second !== undefined });
+  for (let i = 0; i < texts.length; i++) index.upsert(`d${i}`, vectors.subarray(i * dim, (i + 1) * dim), second ? sparse[i] : undefined);
   const order = shuffled(Array.from({ length: texts.length }, (_, i) => i), 1);
-  const rowOf = (id: string) => Number(id.slice(1));
-  let searchMs = 0;
-  let rerankMs = 0;
+  const spent = { candidates: 0, query: 0, rerank: 0 };
   let queries = 0;
   const started = performance.now();
-  while (performance.now() - started < SECONDS * 1000 && queries < order.length * VARIANTS) {
-    const d = order[queries % order.length]!;
+  while (performance.now() - started < SECONDS * 1000 && queries < order.length) {
+    const d = order[queries]!;
+    const vector = vectors.subarray(d * dim, (d + 1) * dim);
+    const exclude = new Set([`d${d}`]);
     const t0 = performance.now();
-    const hits = await index.search(vectors.subarray(d * dim, (d + 1) * dim), second ? 800 : 10, { exclude: new Set([`d${d}`]) });
-    const t1 = performance.now();
     if (second) {
-      const rows = hits.map((h) => rowOf(h.id));
-      const candidateVectors = new Float32Array(rows.length * dim);
-      rows.forEach((r, c) => candidateVectors.set(vectors.subarray(r * dim, (r + 1) * dim), c * dim));
-      const scores = rerankCandidates(combinedQuery(second, [texts[d]!]), packSparse(rows.map((r) => sparse[r]!)), {
-        denseScores: Float32Array.from(hits, (h) => h.score), candidateVectors,
-      });
+      const { hits, vectors: candidateVectors, terms } = await index.searchCandidates(vector, 800, { exclude });
+      const t1 = performance.now();
+      const query = combinedQuery(second, [texts[d]!]);
+      const t2 = performance.now();
+      const scores = rerankCandidates(query, terms, { denseScores: Float32Array.from(hits, (h) => h.score), candidateVectors });
       rankByScore(scores).slice(0, 10);
+      spent.candidates += t1 - t0;
+      spent.query += t2 - t1;
+      spent.rerank += performance.now() - t2;
+    } else {
+      await index.search(vector, 10, { exclude });
+      spent.candidates += performance.now() - t0;
     }
-    searchMs += t1 - t0;
-    rerankMs += performance.now() - t1;
     queries++;
   }
   const seconds = (performance.now() - started) / 1000;
   index.close();
-  return { qps: queries / seconds, searchUs: (searchMs * 1000) / queries, rerankUs: (rerankMs * 1000) / queries, queries, model: `${model.kind}, dim ${dim}` };
+  const us = (ms: number) => (ms * 1000) / queries;
+  return {
+    qps: queries / seconds, candidatesUs: us(spent.candidates), queryUs: us(spent.query), rerankUs: us(spent.rerank), queries,
+    model: `${model.kind}, dim ${dim}${second ? '' : ', no second stage'}`,
+  };
 }
 
 // ---------------------------------------------------------------- the issue's figures
@@ -586,10 +597,43 @@ function derivedRows(size: SizeName, cells: Map<string, Cell>): void {
 
 // ---------------------------------------------------------------- main
 
+/** Runs every selected path at every in-flight count, ROUNDS times over (rounds outermost: noise spreads over all); the median cells. */
+async function measurePaths(size: SizeName, specs: PathSpec[], feeds: Map<string, Feed>, targetOf: (spec: PathSpec) => Target): Promise<Map<string, Cell>> {
+  const runs = new Map<string, Cell[]>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const spec of specs) {
+      for (const inFlight of IN_FLIGHT) {
+        const cell = await runCell(targetOf(spec), feeds.get(spec.name)!, inFlight);
+        runs.set(`${spec.name}@${inFlight}`, [...runs.get(`${spec.name}@${inFlight}`) ?? [], cell]);
+        console.error(`${size} round ${round + 1}/${ROUNDS} ${spec.name} @${inFlight}: ${cell.rps.toFixed(0)} q/s, p99 ${cell.p99} ms, main ${cell.mainUs.toFixed(0)} µs/req`);
+      }
+    }
+  }
+  return new Map([...runs].map(([k, v]) => [k, medianCell(v)]));
+}
+
+async function checkPaths(specs: PathSpec[], targetOf: (spec: PathSpec) => Target): Promise<string> {
+  const problems: string[] = [];
+  for (const spec of specs) {
+    const problem = await checkPath(targetOf(spec).url, spec);
+    if (problem) problems.push(`${spec.name}: ${problem}`);
+  }
+  return problems.length ? `**${problems.join('; ')}**` : 'every path answered 200 with a full answer';
+}
+
+/**
+ * BENCH_URL (and BENCH_SERVER_PID for the CPU columns): a server started by hand (e.g. under --cpu-prof) on a data
+ * directory this benchmark prepared, serving the key `bench-throughput`; nothing is started, stopped or swept.
+ */
+function externalServer(): Target | undefined {
+  return env.BENCH_URL ? { url: env.BENCH_URL.replace(/\/$/, ''), pid: Number(env.BENCH_SERVER_PID ?? NaN) } : undefined;
+}
+
 async function measureSize(size: SizeName, texts: readonly string[]): Promise<void> {
   const corpus = corpusOf(size);
-  const prepared = await prepare(corpus);
-  let kindred = prepared.kindred;
+  const external = externalServer();
+  const prepared = external ? undefined : await prepare(corpus);
+  let kindred = prepared?.kindred;
   let bare: Spawned | undefined;
   try {
     const specs = selectedPaths(corpus, pathSpecs(corpus, texts, keywordWords(corpus.texts)));
@@ -597,44 +641,33 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
       bare = await spawnServer(path.join(__dirname, 'bare-server.js'), {});
       live.add(bare.child);
     }
-    const targetOf = (spec: PathSpec) => (spec.bare ? { url: bare!.url, pid: bare!.child.pid! } : { url: kindred.base, pid: kindred.child.pid! });
-    const problems: string[] = [];
-    for (const spec of specs) {
-      const problem = await checkPath(targetOf(spec).url, spec);
-      if (problem) problems.push(`${spec.name}: ${problem}`);
-    }
+    const server = (): Target => external ?? { url: kindred!.base, pid: kindred!.child.pid! };
+    const targetOf = (spec: PathSpec): Target => (spec.bare ? { url: bare!.url, pid: bare!.child.pid! } : server());
+    const checked = await checkPaths(specs, targetOf);
     const feeds = new Map(specs.map((s) => [s.name, new Feed(s)]));
-    const runs = new Map<string, Cell[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const spec of specs) {
-        for (const inFlight of IN_FLIGHT) {
-          const cell = await runCell(targetOf(spec), feeds.get(spec.name)!, inFlight);
-          runs.set(`${spec.name}@${inFlight}`, [...runs.get(`${spec.name}@${inFlight}`) ?? [], cell]);
-          console.error(`${size} round ${round + 1}/${ROUNDS} ${spec.name} @${inFlight}: ${cell.rps.toFixed(0)} q/s, p99 ${cell.p99} ms, main ${cell.mainUs.toFixed(0)} µs/req`);
-        }
-      }
-    }
-    const cells = new Map([...runs].map(([k, v]) => [k, medianCell(v)]));
+    const cells = await measurePaths(size, specs, feeds, targetOf);
     say(`### ${size} key: ${corpus.description}`);
     say('');
-    say(`Setup: ${prepared.setup}. Answers checked before timing: ${problems.length ? `**${problems.join('; ')}**` : 'every path answered 200 with a full answer'}.`);
+    say(`Setup: ${prepared?.setup ?? `a server already running at ${external!.url} (pid ${external!.pid})`}. Answers checked before timing: ${checked}.`);
     say('');
     matrixTable(size, specs, cells);
     derivedRows(size, cells);
-    if (WORKERS.length) kindred = await workerSweep(corpus, prepared.dir, kindred, specs.find((s) => s.name === 'similar')!, feeds.get('similar')!);
+    const similar = specs.find((s) => s.name === 'similar');
+    if (WORKERS.length && prepared && kindred && similar) kindred = await workerSweep(corpus, prepared.dir, kindred, similar, feeds.get('similar')!);
   } finally {
-    await halt(kindred);
+    if (kindred) await halt(kindred);
     if (bare) {
       await bare.stop();
       live.delete(bare.child);
     }
-    if (!prepared.kept) fs.rmSync(prepared.dir, { recursive: true, force: true });
+    if (prepared && !prepared.kept) fs.rmSync(prepared.dir, { recursive: true, force: true });
   }
   if (IN_PROCESS.includes(size)) {
     const ref = await inProcessSimilar(corpus.texts);
     say('');
-    say(`In-process reference (the server stopped; ${ref.model}, exact index, 800 candidates and the second stage on one thread, no HTTP, ` +
-      `storage or pool): **${fixed(ref.qps)} similar queries/s** on one thread (${ref.queries} queries; ${fixed(ref.searchUs)} µs search + ${fixed(ref.rerankUs)} µs second stage per query).`);
+    say(`In-process reference (${external ? 'after the HTTP cells' : 'the server stopped'}; ${ref.model}; an exact VectorIndex: searchCandidates of 800, ` +
+      `the query's TF-IDF terms and the second stage on one thread, no HTTP, storage or pool): **${fixed(ref.qps)} similar queries/s** on one thread ` +
+      `(${ref.queries} queries; per query ${fixed(ref.candidatesUs)} µs search and candidates, ${fixed(ref.queryUs)} µs query terms, ${fixed(ref.rerankUs)} µs second stage).`);
   }
   say('');
 }
@@ -689,8 +722,9 @@ async function main(): Promise<void> {
   for (const size of SIZES) await measureSize(size, texts);
   say(`Load average after: ${loadAverage()}. Busiest processes after:`);
   for (const l of busiest()) say(`    ${l}`);
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'throughput.md'), `${lines.join('\n')}\n`);
+  const out = env.BENCH_OUT ?? path.join(ROOT, 'bench', 'results', 'throughput.md');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${lines.join('\n')}\n`);
 }
 
 function stopAll(): void {
