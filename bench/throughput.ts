@@ -409,6 +409,9 @@ function sample(pid: number): Sample {
   return { at: performance.now(), server: threadCpu(pid), machine: machineCpu(), client: (u.user + u.system) / 1e6 };
 }
 
+/** The monotonic clock in µs: the clock of V8's CPU profiles, so a --cpu-prof can be cut to a cell's window. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 /** The busiest thread other than the main one: its CPU seconds between two samples. */
 function busiestOtherThread(pid: number, before: ThreadCpu, after: ThreadCpu): number {
   let most = 0;
@@ -439,7 +442,9 @@ interface Target { url: string; pid: number }
 async function runCell(target: Target, feed: Feed, inFlight: number): Promise<Cell> {
   if (WARMUP_SECONDS > 0) await fire(target.url, feed, inFlight, WARMUP_SECONDS);
   const before = sample(target.pid);
+  const window = monotonicUs();
   const result = await fire(target.url, feed, inFlight, SECONDS);
+  console.error(`cell ${feed.spec.name}@${inFlight}: monotonic window ${window} ${monotonicUs()} µs`);
   const after = sample(target.pid);
   const wall = (after.at - before.at) / 1000;
   const total = Math.max(1, result.requests.total);
