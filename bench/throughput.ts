@@ -439,6 +439,11 @@ function fire(url: string, feed: Feed, inFlight: number, seconds: number): Promi
 
 interface Target { url: string; pid: number }
 
+/** After a (re)start: pool threads decode the model, the JIT warms up; the first cell would pay for it (p99 ×10 seen). */
+async function serverWarmUp(target: Target, feed: Feed): Promise<void> {
+  if (WARMUP_SECONDS > 0) await fire(target.url, feed, JUDGED_IN_FLIGHT, 3 * WARMUP_SECONDS);
+}
+
 async function runCell(target: Target, feed: Feed, inFlight: number): Promise<Cell> {
   if (WARMUP_SECONDS > 0) await fire(target.url, feed, inFlight, WARMUP_SECONDS);
   const before = sample(target.pid);
@@ -650,6 +655,8 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
     const targetOf = (spec: PathSpec): Target => (spec.bare ? { url: bare!.url, pid: bare!.child.pid! } : server());
     const checked = await checkPaths(specs, targetOf);
     const feeds = new Map(specs.map((s) => [s.name, new Feed(s)]));
+    const first = specs.find((s) => !s.bare);
+    if (first) await serverWarmUp(server(), feeds.get(first.name)!);
     const cells = await measurePaths(size, specs, feeds, targetOf);
     say(`### ${size} key: ${corpus.description}`);
     say('');
@@ -685,6 +692,7 @@ async function workerSweep(corpus: Corpus, dir: string, running: KindredProcess,
     await halt(kindred);
     kindred = await launch(dir, { KINDRED_WORKERS: String(workers) });
     await waitReady(kindred.base, corpus.texts.length);
+    await serverWarmUp({ url: kindred.base, pid: kindred.child.pid! }, feed);
     const cells: string[] = [];
     for (const inFlight of IN_FLIGHT) {
       const c = await runCell({ url: kindred.base, pid: kindred.child.pid! }, feed, inFlight);
@@ -714,7 +722,8 @@ async function main(): Promise<void> {
     `BENCH_WARMUP_SECONDS=${WARMUP_SECONDS} BENCH_ROUNDS=${ROUNDS} BENCH_LOG_LEVEL=${LOG_LEVEL}${WORKERS.length ? ` BENCH_WORKERS=${WORKERS.join(',')}` : ''}` +
     `${env.BENCH_PATHS ? ` BENCH_PATHS=${env.BENCH_PATHS}` : ''}. ${os.cpus().length} cores, Node ${process.version}; KINDRED_WORKERS unset (one per core) outside the sweep.`);
   say('');
-  say(`Each cell: autocannon (in this process, keep-alive) with that many requests in flight for ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up; ` +
+  say(`Each cell: autocannon (in this process, keep-alive) with that many requests in flight for ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up ` +
+    `(and ${3 * WARMUP_SECONDS} s of the first path at ${JUDGED_IN_FLIGHT} in flight after each server start); ` +
     `every request a different query (documents, held-out 20 Newsgroups test texts cut to ${QUERY_CHARS} characters, users and keyword pairs in a ` +
     `seeded order, each asked with number 10, 11, … on later passes); "(queries repeated)" marks a cell that ran out of distinct queries. CPU per ` +
     `request from /proc/<pid>/task: the main thread (tid = pid) and every other thread of the server (pool threads, libuv, V8). ` +
