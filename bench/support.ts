@@ -235,3 +235,44 @@ export function generatedCorpus(real: string[], count: number): string[] {
     return words.join(' ');
   });
 }
+
+/** utime + stime (seconds) of one /proc stat line. */
+function statCpuSeconds(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+export interface ThreadCpu {
+  /** The main thread (tid = pid): the event loop. */
+  main: number;
+  /** Every thread of the process, exited ones included. */
+  total: number;
+  /** Each live thread's CPU seconds, by tid. */
+  threads: Map<number, number>;
+}
+
+/** CPU seconds (user + system) of a process's main thread, of all its threads, and of each live thread, from /proc. */
+export function threadCpu(pid: number): ThreadCpu | undefined {
+  try {
+    const total = statCpuSeconds(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const threads = new Map<number, number>();
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        threads.set(Number(tid), statCpuSeconds(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+      } catch {
+        // the thread exited meanwhile
+      }
+    }
+    return { main: threads.get(pid) ?? 0, total, threads };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The machine's busy and total CPU seconds so far (all cores), from the first line of /proc/stat. */
+export function machineCpu(): { busy: number; total: number } {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = fields.reduce((a, b) => a + b, 0) / 100;
+  const idle = (fields[3]! + fields[4]!) / 100;
+  return { busy: total - idle, total };
+}
