@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { embedBatch, fitModelSync, loadWordVectors, rankByScore, rerankCandidates, serializeModel, usesSecondStage } from '../src/embedding';
+import { embedBatch, fitModelSync, loadWordVectors, packSparse, rankByScore, rerankCandidates, serializeModel, usesSecondStage } from '../src/embedding';
 import type { LsaModel } from '../src/embedding/model';
 import { VectorIndex } from '../src/index/vector';
 import { combinedQuery } from '../src/index/rerank-query';
@@ -488,7 +488,8 @@ interface InProcess { qps: number; candidatesUs: number; queryUs: number; rerank
 /**
  * The similar query without HTTP, storage or threads, through the server's own calls: the same kind of model fitted
  * on the same texts (at most 30,000, as the server samples), an exact VectorIndex holding each document's terms,
- * `searchCandidates` (800, the document excluded), the query's TF-IDF terms and the second stage, all on this thread.
+ * an exact search for 800 candidates (the document excluded), their terms packed, the query's TF-IDF terms and the
+ * second stage, all on this thread.
  */
 async function inProcessSimilar(texts: readonly string[]): Promise<InProcess> {
   const model = fitModelSync(evenSample(texts, 30_000));
@@ -506,7 +507,11 @@ async function inProcessSimilar(texts: readonly string[]): Promise<InProcess> {
     const exclude = new Set([`d${d}`]);
     const t0 = performance.now();
     if (second) {
-      const { hits, vectors: candidateVectors, terms } = await index.searchCandidates(vector, 800, { exclude });
+      const hits = await index.search(vector, 800, { exclude });
+      const rows = hits.map((h) => Number(h.id.slice(1)));
+      const terms = packSparse(rows.map((r) => sparse[r]!));
+      const candidateVectors = new Float32Array(rows.length * dim);
+      rows.forEach((r, i) => candidateVectors.set(vectors.subarray(r * dim, (r + 1) * dim), i * dim));
       const t1 = performance.now();
       const query = combinedQuery(second, [texts[d]!]);
       const t2 = performance.now();
@@ -677,7 +682,7 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
   if (IN_PROCESS.includes(size)) {
     const ref = await inProcessSimilar(corpus.texts);
     say('');
-    say(`In-process reference (${external ? 'after the HTTP cells' : 'the server stopped'}; ${ref.model}; an exact VectorIndex: searchCandidates of 800, ` +
+    say(`In-process reference (${external ? 'after the HTTP cells' : 'the server stopped'}; ${ref.model}; an exact VectorIndex: 800 candidates and their terms, ` +
       `the query's TF-IDF terms and the second stage on one thread, no HTTP, storage or pool): **${fixed(ref.qps)} similar queries/s** on one thread ` +
       `(${ref.queries} queries; per query ${fixed(ref.candidatesUs)} µs search and candidates, ${fixed(ref.queryUs)} µs query terms, ${fixed(ref.rerankUs)} µs second stage).`);
   }

@@ -14,10 +14,10 @@ const models = new ModelCache();
  * The second stage (corpus models): the candidates rescored by TF-IDF cosine with pseudo-relevance feedback in
  * both spaces, blended with the dense score.
  */
-const rerank: Rerank = (second, { terms, dense, vectors }, queryTerms) => {
+const rerank: Rerank = (second, { terms, dense, denseFeedbackOf }, queryTerms) => {
   const model = models.get(second.model);
   if (model.kind !== 'lsa') return dense;
-  return rerankCandidates(queryTerms ?? combinedQuery(model, second.texts ?? []), terms, { denseScores: dense, candidateVectors: vectors });
+  return rerankCandidates(queryTerms ?? combinedQuery(model, second.texts ?? []), terms, { denseScores: dense, denseFeedbackOf });
 };
 
 /** Query texts (corpus models): their normalised centroid, and their terms as the second stage's query. */

@@ -1,5 +1,22 @@
 import type { PackedSparse, SparseVector } from './sparse';
 
+/**
+ * Candidates' terms where they are: candidate c's are positions [starts[c], ends[c]) of `ids` and `weights` (a pool
+ * thread reads them in the key's shared term arrays, no copy). A PackedSparse is the case starts = offsets[0…n-1],
+ * ends = offsets[1…n].
+ */
+export interface SparseSpans {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  ids: Uint32Array;
+  weights: Float32Array;
+}
+
+export function spansOfPacked(packed: PackedSparse): SparseSpans {
+  const n = packed.offsets.length - 1;
+  return { starts: packed.offsets.subarray(0, n), ends: packed.offsets.subarray(1), ids: packed.ids, weights: packed.weights };
+}
+
 export interface RerankOptions {
   /** pseudo-relevance feedback: the m best candidates by direct TF-IDF cosine; default 3 */
   feedbackDocs?: number;
@@ -13,6 +30,11 @@ export interface RerankOptions {
   candidateVectors?: Float32Array;
   /** weight μ of the dense feedback term when `candidateVectors` is given; default 1 */
   denseFeedbackWeight?: number;
+  /**
+   * Instead of `candidateVectors`: each candidate's dot product with the mean of the candidates at `positions` (the
+   * feedback documents), computed where the vectors are (a pool thread's kernel over the key's shared rows).
+   */
+  denseFeedbackOf?: (positions: readonly number[]) => Float32Array;
 }
 
 /**
@@ -29,8 +51,9 @@ export interface RerankOptions {
  * per query garbage collection (a session's CPU profile at 1M documents; bench/RESULTS.md, ninth part).
  * Returns one score in [0, 1] per candidate, in candidate order (use `rankByScore`).
  */
-export function rerankCandidates(query: SparseVector, packed: PackedSparse, options: RerankOptions = {}): Float32Array {
-  const count = packed.offsets.length - 1;
+export function rerankCandidates(query: SparseVector, candidates: PackedSparse | SparseSpans, options: RerankOptions = {}): Float32Array {
+  const packed = 'offsets' in candidates ? spansOfPacked(candidates) : candidates;
+  const count = packed.starts.length;
   const m = Math.min(options.feedbackDocs ?? 3, count);
   const a = m > 0 ? (options.feedbackWeight ?? 2) : 0;
   const dense = options.denseScores;
@@ -39,7 +62,8 @@ export function rerankCandidates(query: SparseVector, packed: PackedSparse, opti
   const rows = options.candidateVectors;
   const dim = rows && count > 0 ? rows.length / count : 0;
   if (rows && !Number.isInteger(dim)) throw new Error('candidateVectors must hold one row per candidate');
-  const mu = rows && m > 0 ? (options.denseFeedbackWeight ?? 1) : 0;
+  const feedbackOf = options.denseFeedbackOf;
+  const mu = (rows || feedbackOf) && m > 0 ? (options.denseFeedbackWeight ?? 1) : 0;
   const direct = new Float32Array(count);
   withScratch(query, (weights) => {
     for (let c = 0; c < count; c++) direct[c] = gatherDot(weights, packed, c);
@@ -52,7 +76,8 @@ export function rerankCandidates(query: SparseVector, packed: PackedSparse, opti
     withScratch(sum, (weights) => {
       for (let c = 0; c < count; c++) feedback[c] = gatherDot(weights, packed, c) / m;
     });
-    if (rows && mu > 0) denseFeedbackInto(rows, dim, top, denseFeedback);
+    if (feedbackOf && mu > 0) denseFeedback.set(feedbackOf(top));
+    else if (rows && mu > 0) denseFeedbackInto(rows, dim, top, denseFeedback);
   }
   const scores = new Float32Array(count);
   for (let i = 0; i < count; i++) {
@@ -79,12 +104,12 @@ function withScratch(v: SparseVector, use: (weights: Float32Array) => void): voi
   }
 }
 
-/** Dot product of the scattered `weights` with packed candidate `c`. */
-function gatherDot(weights: Float32Array, packed: PackedSparse, c: number): number {
+/** Dot product of the scattered `weights` with candidate `c`. */
+function gatherDot(weights: Float32Array, packed: SparseSpans, c: number): number {
   let s = 0;
   const n = weights.length;
   const { ids, weights: values } = packed;
-  for (let k = packed.offsets[c]!, end = packed.offsets[c + 1]!; k < end; k++) {
+  for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) {
     const id = ids[k]!;
     if (id < n) s += weights[id]! * values[k]!;
   }
@@ -103,11 +128,11 @@ function denseFeedbackInto(rows: Float32Array, dim: number, feedbackRows: readon
   }
 }
 
-/** Sum of the packed candidates at `positions` (ascending ids kept). */
-function sparseSum(packed: PackedSparse, positions: readonly number[]): SparseVector {
+/** Sum of the candidates at `positions` (ascending ids kept). */
+function sparseSum(packed: SparseSpans, positions: readonly number[]): SparseVector {
   const acc = new Map<number, number>();
   for (const c of positions) {
-    for (let k = packed.offsets[c]!, end = packed.offsets[c + 1]!; k < end; k++) {
+    for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) {
       const id = packed.ids[k]!;
       acc.set(id, (acc.get(id) ?? 0) + packed.weights[k]!);
     }

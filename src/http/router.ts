@@ -50,14 +50,15 @@ export class Router {
   match(method: string, path: string): RouteMatch | undefined {
     const candidates = this.byMethod.get(method as Method);
     if (!candidates) return undefined;
-    const parts = path.split('/').filter(Boolean);
+    // Each segment decoded once, not once per route tried.
+    const parts = path.split('/').filter(Boolean).map(decode);
     for (const { route, segments } of candidates) {
       if (segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
       let ok = true;
       for (let i = 0; i < parts.length && ok; i++) {
         const segment = segments[i];
-        const value = decode(parts[i]);
+        const value = parts[i];
         if (value === undefined) ok = false;
         else if ('literal' in segment) ok = segment.literal === value;
         else params[segment.param] = value;

@@ -1,6 +1,7 @@
 import { FaissAddon, FaissIndex } from './faiss-addon';
 import { SharedVectorStore } from './shared-store';
 import { SNAPSHOT_SLICE } from './snapshot';
+import { i32View } from './views';
 
 /** The largest number of inverted lists chosen automatically (√rows up to here). */
 export const MAX_AUTO_NLIST = 8192;
@@ -93,7 +94,7 @@ export class ApproximateIndex {
    * without a lookup by id.
    */
   private labelRows = growableLabels(1024);
-  private labelRow = new Int32Array(this.labelRows);
+  private labelRow = i32View(this.labelRows);
   private rowLabel = new Int32Array(1024);
   /** This index's number for pool threads' searches (FaissAddon.searchShared), once asked for. */
   private sharedHandle: number | undefined;
@@ -128,7 +129,10 @@ export class ApproximateIndex {
   }
 
   private link(label: number, row: number): void {
-    if (label >= this.labelRow.length) this.labelRows.grow(4 * Math.max(label + 1, Math.ceil(this.labelRow.length * 1.5)));
+    if (label >= this.labelRow.length) {
+      this.labelRows.grow(4 * Math.max(label + 1, Math.ceil(this.labelRow.length * 1.5)));
+      this.labelRow = i32View(this.labelRows);
+    }
     if (row >= this.rowLabel.length) {
       const grown = new Int32Array(Math.max(row + 1, Math.ceil(this.rowLabel.length * 1.5)));
       grown.set(this.rowLabel);
@@ -380,7 +384,7 @@ export class ApproximateIndex {
     index.tunedRows = options.nprobe === undefined ? state.tunedRows ?? 0 : 0;
     if (index.tunedRows > 0) index.overfetch = state.overfetch;
     index.labelRows = growableLabels(state.nextLabel + 1);
-    index.labelRow = new Int32Array(index.labelRows);
+    index.labelRow = i32View(index.labelRows);
     index.rowLabel = new Int32Array(Math.max(1024, store.count));
     ids.forEach((id, i) => {
       const label = state.labels[i];

@@ -1,8 +1,10 @@
 import type { SerializedModel } from '../../embedding/serialize';
-import type { PackedSparse, SparseVector } from '../../embedding/sparse';
+import type { SparseSpans } from '../../embedding/rerank';
+import type { SparseVector } from '../../embedding/sparse';
 import type { SharedApproximate } from './approximate';
+import { i32View } from './views';
 import type { KernelExports } from './kernel';
-import { packTermsOf, type SharedTerms } from './sparse-rows';
+import { packTermsOf, termSpansOf, type SharedTerms } from './sparse-rows';
 
 /**
  * One content query, answered whole by a pool thread (docs/decisions/throughput.md): the search over the key's
@@ -61,7 +63,11 @@ export interface QueryResult {
 }
 
 /** What the second stage needs of the model, supplied by the thread (its model cache, the analysis chain). */
-export type Rerank = (second: SecondStage, candidates: { terms: PackedSparse; dense: Float32Array; vectors: Float32Array }, queryTerms?: SparseVector) => Float32Array;
+export type Rerank = (
+  second: SecondStage,
+  candidates: { terms: SparseSpans; dense: Float32Array; denseFeedbackOf: (positions: readonly number[]) => Float32Array },
+  queryTerms?: SparseVector,
+) => Float32Array;
 
 /** The thread's embedding of query texts: their normalised centroid and, for a second stage, their terms. */
 export type Embed = (model: SerializedModel, texts: string[]) => { vector: Float32Array; terms?: SparseVector };
@@ -115,16 +121,22 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   if (!task.second) return withTies(rows, scores, order, task.k);
   const top = order.subarray(0, wanted);
   const candidateRows = Int32Array.from(top, (i) => rows[i]!);
-  const { packed, present } = packTermsOf(task.second.terms, candidateRows);
+  const { spans, present } = termSpansOf(task.second.terms, candidateRows);
   const presentRows = Int32Array.from(present, (i) => candidateRows[i]!);
   const dense = Float32Array.from(present, (i) => scores[top[i]!]!);
-  const vectors = new Float32Array(present.length * task.dim);
-  for (let c = 0; c < presentRows.length; c++) {
-    const from = (task.vectorsBase >> 2) + presentRows[c]! * task.stride;
-    vectors.set(f32.subarray(from, from + task.dim), c * task.dim);
-  }
+  // Dense feedback where the vectors are: the feedback documents' mean written as the slot's query, every candidate
+  // scored against it by the kernel (no candidate vector copied).
+  const denseFeedbackOf = (positions: readonly number[]): Float32Array => {
+    const at = task.queryAt >> 2;
+    f32.fill(0, at, at + task.stride);
+    for (const p of positions) {
+      const from = (task.vectorsBase >> 2) + presentRows[p]! * task.stride;
+      for (let j = 0; j < task.dim; j++) f32[at + j]! += f32[from + j]! / positions.length;
+    }
+    return scoreRows(task, kernel, presentRows).scores;
+  };
   const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : textTerms;
-  const reranked = stages.rerank(task.second, { terms: packed, dense, vectors }, queryTerms);
+  const reranked = stages.rerank(task.second, { terms: spans, dense, denseFeedbackOf }, queryTerms);
   return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set()), task.k);
 }
 
@@ -154,7 +166,7 @@ function scan(task: QueryTask, kernel: KernelExports, wanted: number, excluded: 
 function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector: Float32Array, stages: QueryStages): Int32Array | undefined {
   const found = stages.searchShared(search.index.handle, vector, search.fetch, search.nprobe);
   if (!found) return undefined;
-  const labelRow = new Int32Array(search.index.labelRows);
+  const labelRow = i32View(search.index.labelRows);
   const alive = new Uint32Array(task.memory.buffer, task.aliveBase, Math.ceil(task.count / 32));
   // Labels read as two 32-bit words (little endian): reading the int64s would make a BigInt each.
   const words = new Int32Array(found.labels.buffer, found.labels.byteOffset, found.labels.length * 2);
@@ -183,12 +195,31 @@ function storedQueryTerms(terms: SharedTerms, rows: Int32Array): SparseVector {
   return { ids, weights };
 }
 
-/** Positions of `rows` not excluded, by score descending, ties by row (the caller orders ties by id). */
+const floatView = new Float32Array(1);
+const bitsView = new Uint32Array(floatView.buffer);
+/** Positions fit in the low 21 bits of a sort key: 32 bits of score above them stay below 2^53 (exact in a double). */
+const POSITION_RANGE = 2 ** 21;
+
+/** A float's bits as an integer that sorts the other way round from the float (best score: smallest key). */
+function descendingBits(score: number): number {
+  floatView[0] = score + 0;
+  const bits = bitsView[0]!;
+  const ascending = bits & 0x80000000 ? ~bits >>> 0 : (bits | 0x80000000) >>> 0;
+  return 0xffffffff - ascending;
+}
+
+/**
+ * Positions of `rows` not excluded, by score descending, ties by position (the caller orders ties by id): numbers
+ * sorted without a comparator (score bits above position), as rankDescending does.
+ */
 function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>): Uint32Array {
-  const order: number[] = [];
-  for (let i = 0; i < rows.length; i++) if (!excluded.has(rows[i]!)) order.push(i);
-  order.sort((a, b) => scores[b]! - scores[a]! || rows[a]! - rows[b]!);
-  return Uint32Array.from(order);
+  const keys = new Float64Array(rows.length);
+  let n = 0;
+  for (let i = 0; i < rows.length; i++) if (excluded.size === 0 || !excluded.has(rows[i]!)) keys[n++] = descendingBits(scores[i]!) * POSITION_RANGE + i;
+  const sorted = keys.subarray(0, n).sort();
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = sorted[i]! % POSITION_RANGE;
+  return order;
 }
 
 /** The first k of `order`, and those after it that tie with the k-th (up to TIE_MARGIN). */

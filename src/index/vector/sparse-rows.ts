@@ -1,5 +1,7 @@
+import type { SparseSpans } from '../../embedding/rerank';
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
 import { SNAPSHOT_SLICE, type TermsFile } from './snapshot';
+import { f32View, u32View } from './views';
 
 /** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the terms. */
 const MAX_GARBAGE_SHARE = 0.5;
@@ -31,14 +33,42 @@ function grow(buffer: SharedArrayBuffer, bytes: number): void {
 }
 
 /**
+ * Where the terms of those `rows` that have some are, in order, without copying them: candidate i's are positions
+ * [starts[i], ends[i]) of the shared arrays (views as they are now); `present` lists their indices in `rows`. Any thread
+ * may call it while the owner writes (see packTermsOf).
+ */
+export function termSpansOf(terms: SharedTerms, rows: ArrayLike<number>): { spans: SparseSpans; present: Int32Array } {
+  const spans = u32View(terms.spans);
+  const ids = u32View(terms.ids);
+  const present = new Int32Array(rows.length);
+  const starts = new Uint32Array(rows.length);
+  const ends = new Uint32Array(rows.length);
+  let n = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    if (row < 0 || 2 * row + 1 >= spans.length) continue;
+    const span = spans[2 * row + 1]!;
+    if (span === 0) continue;
+    const start = Math.min(spans[2 * row]!, ids.length);
+    present[n] = i;
+    starts[n] = start;
+    ends[n++] = Math.min(start + span - 1, ids.length);
+  }
+  return {
+    spans: { starts: starts.subarray(0, n), ends: ends.subarray(0, n), ids, weights: f32View(terms.weights).subarray(0, ids.length) },
+    present: present.subarray(0, n),
+  };
+}
+
+/**
  * The terms of those `rows` that have some, packed in order (`present` lists their indices in `rows`). Any thread
  * may call it while the owner writes: a row written meanwhile may read as absent or as its previous terms, never
  * outside the arrays.
  */
 export function packTermsOf(terms: SharedTerms, rows: ArrayLike<number>, count = rows.length): { packed: PackedSparse; present: Int32Array } {
-  const spans = new Uint32Array(terms.spans);
-  const termIds = new Uint32Array(terms.ids);
-  const termWeights = new Float32Array(terms.weights);
+  const spans = u32View(terms.spans);
+  const termIds = u32View(terms.ids);
+  const termWeights = f32View(terms.weights);
   const present = new Int32Array(count);
   const starts = new Uint32Array(count);
   const lengths = new Uint32Array(count);
@@ -92,9 +122,9 @@ export class SparseRows {
     this.buffers = {
       spans: growable(8 * rows, MAX_SPAN_BYTES), ids: growable(4 * terms, MAX_TERM_BYTES), weights: growable(4 * terms, MAX_TERM_BYTES),
     };
-    this.spans = new Uint32Array(this.buffers.spans);
-    this.ids = new Uint32Array(this.buffers.ids);
-    this.weights = new Float32Array(this.buffers.weights);
+    this.spans = u32View(this.buffers.spans);
+    this.ids = u32View(this.buffers.ids);
+    this.weights = f32View(this.buffers.weights);
   }
 
   /** Adopts packed vectors (a snapshot's): packed row i is row i's, unless `present[i]` is 0. */
@@ -210,6 +240,7 @@ export class SparseRows {
   private reserveRow(row: number): void {
     if (2 * row + 1 < this.spans.length) return;
     grow(this.buffers.spans, 8 * (row + 1));
+    this.spans = u32View(this.buffers.spans);
   }
 
   /** Room for `n` more terms at `end`: the arrays grown, or compacted first when garbage passes its share. */
@@ -222,6 +253,8 @@ export class SparseRows {
     const terms = Math.max(this.end + n, this.ids.length + GROW_TERMS);
     grow(this.buffers.ids, 4 * terms);
     grow(this.buffers.weights, 4 * terms);
+    this.ids = u32View(this.buffers.ids);
+    this.weights = f32View(this.buffers.weights);
   }
 
   /** Rewrites the live rows into fresh buffers, in row order, and swaps them in (readers keep the ones they hold). */

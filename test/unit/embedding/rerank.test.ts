@@ -69,6 +69,35 @@ describe('embedding/rerank', () => {
       assert.ok(Math.abs(withRows[i]! - expected) < 1e-5, `candidate ${i}: ${withRows[i]} vs ${expected}`);
     });
     assert.throws(() => rerankCandidates(query, packed, { candidateVectors: new Float32Array(7) }), /one row per candidate/);
+    // The same feedback computed where the vectors are (a pool thread's kernel), told the feedback positions.
+    const told: number[][] = [];
+    const byCallback = rerankCandidates(query, packed, {
+      denseFeedbackWeight: 1,
+      denseFeedbackOf: (positions) => {
+        told.push([...positions]);
+        const mean = [0, 1].map((j) => positions.reduce((s, f) => s + rows[f * dim + j]!, 0) / positions.length);
+        return Float32Array.from(candidates, (_, i) => mean[0]! * rows[i * dim]! + mean[1]! * rows[i * dim + 1]!);
+      },
+    });
+    assert.deepEqual(told, [top3]);
+    assert.deepEqual(byCallback, withRows);
+  });
+
+  it('reads candidates\' terms in place (spans into shared arrays) as it reads them packed', () => {
+    const query = textToTfidf(model, 'orbit rocket launch');
+    // The packed terms behind some unrelated ones, each candidate's span moved by that much.
+    const shift = 5;
+    const ids = new Uint32Array(packed.ids.length + shift);
+    const weights = new Float32Array(packed.weights.length + shift);
+    ids.set(packed.ids, shift);
+    weights.set(packed.weights, shift);
+    const n = packed.offsets.length - 1;
+    const spans = {
+      starts: Uint32Array.from(packed.offsets.subarray(0, n), (o) => o + shift),
+      ends: Uint32Array.from(packed.offsets.subarray(1), (o) => o + shift),
+      ids, weights,
+    };
+    assert.deepEqual(rerankCandidates(query, spans), rerankCandidates(query, packed));
   });
 
   it('blends dense scores when given and checks their length', () => {
