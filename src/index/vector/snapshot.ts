@@ -162,24 +162,47 @@ export async function writeTermsFile(file: string, { packed, present }: TermsFil
   await fs.promises.rename(tmp, file);
 }
 
-export async function readTermsFile(file: string): Promise<TermsFile> {
-  const buf = await readWholeFile(file);
-  if (buf.length < 16 || buf.toString('latin1', 0, 4) !== TERMS_MAGIC) throw new Error(`${file} is not a terms file`);
-  const version = buf.readUInt32LE(4);
-  if (version !== TERMS_VERSION) throw new Error(`${file}: unsupported terms file version ${version}`);
-  const rows = buf.readUInt32LE(8);
-  const terms = buf.readUInt32LE(12);
-  if (buf.length !== 16 + (rows + 1) * 4 + terms * 8 + rows) throw new Error(`${file}: truncated terms file`);
-  // Views of the bytes read (their own buffer, 4-byte aligned): no copy per array.
-  let at = buf.byteOffset + 16;
-  const take = <T>(make: (buffer: ArrayBufferLike, offset: number) => T, bytes: number): T => {
-    const out = make(buf.buffer, at);
-    at += bytes;
-    return out;
-  };
-  const offsets = take((b, o) => new Uint32Array(b, o, rows + 1), (rows + 1) * 4);
-  const ids = take((b, o) => new Uint32Array(b, o, terms), terms * 4);
-  const weights = take((b, o) => new Float32Array(b, o, terms), terms * 4);
-  const present = take((b, o) => new Uint8Array(b, o, rows), rows);
-  return { packed: { offsets, ids, weights }, present };
+/** Reads `length` bytes at `position` of an open file into `into`, all of them. */
+async function readFully(fh: fs.promises.FileHandle, into: Uint8Array, position: number, file: string): Promise<void> {
+  let got = 0;
+  while (got < into.length) {
+    const { bytesRead } = await fh.read(into, got, into.length - got, position + got);
+    if (bytesRead === 0) throw new Error(`${file}: truncated terms file`);
+    got += bytesRead;
+  }
 }
+
+/**
+ * A terms file whose ids and weights are read straight into arrays `allocate` gives for that many terms (a
+ * SparseRows' shared buffers): a restored key does not hold its terms twice, once read and once copied.
+ */
+export async function readTermsFileInto(
+  file: string, allocate: (terms: number) => { ids: Uint32Array; weights: Float32Array },
+): Promise<TermsFile> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const head = Buffer.alloc(16);
+    if (size < 16) throw new Error(`${file} is not a terms file`);
+    await readFully(fh, head, 0, file);
+    if (head.toString('latin1', 0, 4) !== TERMS_MAGIC) throw new Error(`${file} is not a terms file`);
+    const version = head.readUInt32LE(4);
+    if (version !== TERMS_VERSION) throw new Error(`${file}: unsupported terms file version ${version}`);
+    const rows = head.readUInt32LE(8);
+    const terms = head.readUInt32LE(12);
+    if (size !== 16 + (rows + 1) * 4 + terms * 8 + rows) throw new Error(`${file}: truncated terms file`);
+    const offsets = new Uint32Array(rows + 1);
+    const { ids, weights } = allocate(terms);
+    const present = new Uint8Array(rows);
+    let at = 16;
+    for (const part of [offsets, ids.subarray(0, terms), weights.subarray(0, terms), present]) {
+      const bytes = new Uint8Array(part.buffer, part.byteOffset, part.length * part.BYTES_PER_ELEMENT);
+      await readFully(fh, bytes, at, file);
+      at += bytes.length;
+    }
+    return { packed: { offsets, ids: ids.subarray(0, terms), weights: weights.subarray(0, terms) }, present };
+  } finally {
+    await fh.close();
+  }
+}
+

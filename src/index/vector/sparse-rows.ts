@@ -1,6 +1,6 @@
 import type { SparseSpans } from '../../embedding/rerank';
 import type { PackedSparse, SparseVector } from '../../embedding/sparse';
-import { SNAPSHOT_SLICE, type TermsFile } from './snapshot';
+import { readTermsFileInto, SNAPSHOT_SLICE, type TermsFile } from './snapshot';
 import { f32View, u32View } from './views';
 
 /** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the terms. */
@@ -129,22 +129,40 @@ export class SparseRows {
 
   /** Adopts packed vectors (a snapshot's): packed row i is row i's, unless `present[i]` is 0. */
   static fromPacked(packed: PackedSparse, present?: Uint8Array): SparseRows {
-    const count = packed.offsets.length - 1;
-    const rows = new SparseRows(Math.max(GROW_TERMS, packed.ids.length), Math.max(64, count));
+    const rows = new SparseRows(Math.max(GROW_TERMS, packed.ids.length), Math.max(64, packed.offsets.length - 1));
     rows.ids.set(packed.ids);
     rows.weights.set(packed.weights);
+    return rows.adopt(packed, present);
+  }
+
+  /** Reads a terms file (a snapshot's, row i for row i) with its terms straight into the shared buffers. */
+  static async readFile(file: string): Promise<{ rows: SparseRows; count: number }> {
+    let made: SparseRows | undefined;
+    const { packed, present } = await readTermsFileInto(file, (terms) => {
+      made = new SparseRows(Math.max(GROW_TERMS, terms));
+      return { ids: made.ids, weights: made.weights };
+    });
+    const rows = made as SparseRows;
+    const count = packed.offsets.length - 1;
+    rows.reserveRow(Math.max(63, count - 1));
+    return { rows: rows.adopt(packed, present), count };
+  }
+
+  /** Takes the spans of packed rows whose terms are already at positions 0… of this one's arrays. */
+  private adopt(packed: PackedSparse, present?: Uint8Array): SparseRows {
+    const count = packed.offsets.length - 1;
     for (let i = 0; i < count; i++) {
       const length = packed.offsets[i + 1]! - packed.offsets[i]!;
       if (present && !present[i]) {
-        rows.garbage += length;
+        this.garbage += length;
         continue;
       }
-      rows.spans[2 * i] = packed.offsets[i]!;
-      rows.spans[2 * i + 1] = length + 1;
-      rows.live++;
+      this.spans[2 * i] = packed.offsets[i]!;
+      this.spans[2 * i + 1] = length + 1;
+      this.live++;
     }
-    rows.end = packed.ids.length;
-    return rows;
+    this.end = packed.ids.length;
+    return this;
   }
 
   /** The arrays as they are now, for a pool thread (see SharedTerms). */

@@ -11,7 +11,7 @@ import type { SerializedModel } from '../../embedding/serialize';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
-import { pauseForEventLoop, readSnapshot, readTermsFile, writeSnapshot, writeTermsFile, type TermsFile } from './snapshot';
+import { pauseForEventLoop, readSnapshot, writeSnapshot, writeTermsFile, type TermsFile } from './snapshot';
 
 /** The approximate index is rebuilt with more lists once the rows pass this many times nlist² (4× the rows it was sized for). */
 const APPROX_REBUILD_GROWTH = 4;
@@ -754,9 +754,9 @@ export class VectorIndex {
     });
     const loaded = index as VectorIndex;
     if (fs.existsSync(`${file}.terms`)) {
-      const { packed, present } = await readTermsFile(`${file}.terms`);
-      if (packed.offsets.length - 1 !== ids.length) throw new Error(`${file}.terms: ${packed.offsets.length - 1} rows for ${ids.length} vectors`);
-      loaded.attachTerms(SparseRows.fromPacked(packed, present));
+      const { rows, count } = await SparseRows.readFile(`${file}.terms`);
+      if (count !== ids.length) throw new Error(`${file}.terms: ${count} rows for ${ids.length} vectors`);
+      loaded.attachTerms(rows);
     } else if (opts.terms) {
       loaded.attachTerms(new SparseRows());
     }
