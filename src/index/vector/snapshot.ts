@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { PackedSparse } from '../../embedding/sparse';
-import { readWholeFile } from '../whole-file';
 import { SharedVectorStore } from './shared-store';
 
 /*
