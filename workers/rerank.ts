@@ -24,6 +24,6 @@ export default function rerank(task: RerankTask): Float32Array {
   const model = models.get(task.model);
   if (model.kind !== 'lsa') return task.denseScores;
   return rerankCandidates(combinedQuery(model, task.queryTexts), task.candidates, {
-    denseScores: task.denseScores, candidateVectors: task.candidateVectors,
+    ...model.shape?.weights, denseScores: task.denseScores, candidateVectors: task.candidateVectors,
   });
 }
