@@ -36,6 +36,17 @@ export interface FitOptions {
  */
 export const LONG_TEXT_TERMS = 42;
 
+/**
+ * Keys ranked by the dense score alone keep 128 dimensions up to this many documents (64 from there), as the
+ * best plain LSA of the same split did: 20NG 1k and Debian ru/ru-en 2.7k peak at 128, Debian ja/ja-en 5.2k and
+ * de-en 11k at 64 (docs/decisions/embedding.md, "Shape per key").
+ */
+export const DENSE_ONLY_WIDE_BELOW = 4000;
+
+function denseOnlyDimensions(documents: number): number {
+  return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
+}
+
 export const WORD_VECTOR_SIF_A = 1e-3;
 
 export function wordVectorModel(): WordVectorModel {
@@ -99,20 +110,22 @@ export function fitLsa(texts: readonly string[], options: FitOptions = {}): LsaM
 
 function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
   const started = performance.now();
-  const fitted = fitProjection(analysed, language, fittedDocs, options);
-  if (!(options.checkShape ?? options.dim === undefined)) return withShape(fitted, shapeBySize('lsa', fitted.dim, fittedDocs));
-  const checkStarted = performance.now();
+  if (!(options.checkShape ?? options.dim === undefined)) {
+    const fitted = fitProjection(analysed, language, fittedDocs, options);
+    return withShape(fitted, shapeBySize('lsa', fitted.dim, fittedDocs));
+  }
   const lengths = Float64Array.from(analysed, (a) => a.terms.length).sort();
   const at = (q: number): number => lengths[Math.min(lengths.length - 1, Math.floor(q * lengths.length))] ?? 0;
   const medianTerms = at(0.5);
-  const ended = performance.now();
+  const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
+  const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
+  const checkMs = performance.now() - started;
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting: 'sublinear-tfidf',
-    secondStage: fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS,
-    candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting: 'sublinear-tfidf', secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
-      checkMs: Math.round((ended - checkStarted) * 1000) / 1000, fitMs: Math.round(ended - started),
+      checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
     },
   });
 }
