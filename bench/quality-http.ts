@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { apiCaller, inParallel, median, peakRssMb, startKindred, loadNewsgroups, type NewsgroupPost } from './support';
 import { DenseRanker, EmbeddingPipeline, evenSample, precisionAt, TfidfBaselineRanker, type Ranker } from './quality';
+import { debianTwins, reuters, type CorpusSplit } from './corpora';
 
 /**
  * bench:quality, through the HTTP API: 20 Newsgroups train split ingested with POST /documents
@@ -10,6 +14,13 @@ import { DenseRanker, EmbeddingPipeline, evenSample, precisionAt, TfidfBaselineR
  * of the train split in keys of their own, Kindred against the best baseline at each size.
  *
  *   BENCH_QUERIES=7532  BENCH_TAG_QUERIES=2000  BENCH_SWEEP=1000,5000  BENCH_SWEEP_QUERIES=2000  BENCH_LSA=64,128,256
+ *
+ * Issue 32 adds Reuters-21578 and the Debian descriptions (each translation and its English twins) beside 20NG,
+ * each in a server of its own, queried once the key's model is fitted on every document (bench/corpora.ts), with
+ * the same baselines on the same split, and a summary of every corpus against its bar:
+ *
+ *   BENCH_CORPORA=20ng,reuters,debian   (one or several; `debian` = every language of BENCH_DEBIAN_LANGUAGES)
+ *   BENCH_DEBIAN_LANGUAGES=de,fr,ru,ja  BENCH_DEBIAN_QUERIES=1000  BENCH_DEBIAN_MAX_DOCS=all
  */
 const KEY = 'bench-quality';
 const QUERY_LIMIT = Number(process.env.BENCH_QUERIES ?? 7532);
@@ -17,6 +28,10 @@ const TAG_QUERIES = Number(process.env.BENCH_TAG_QUERIES ?? 2000);
 const SWEEP = (process.env.BENCH_SWEEP ?? '1000,5000').split(',').filter(Boolean).map(Number);
 const SWEEP_QUERIES = Number(process.env.BENCH_SWEEP_QUERIES ?? 2000);
 const LSA_DIMS = (process.env.BENCH_LSA ?? '64,128,256').split(',').filter(Boolean).map(Number);
+const CORPORA = new Set((process.env.BENCH_CORPORA ?? '20ng,reuters,debian').split(',').filter(Boolean));
+const DEBIAN_LANGUAGES = (process.env.BENCH_DEBIAN_LANGUAGES ?? 'de,fr,ru,ja').split(',').filter(Boolean);
+const DEBIAN_QUERIES = Number(process.env.BENCH_DEBIAN_QUERIES ?? 1000);
+const DEBIAN_MAX_DOCS = Number(process.env.BENCH_DEBIAN_MAX_DOCS ?? Infinity);
 
 const call = apiCaller(KEY);
 
@@ -88,7 +103,7 @@ function best(figures: Map<string, number>): [string, number] {
   return [...figures].reduce((a, b) => (b[1] > a[1] ? b : a));
 }
 
-async function main(): Promise<void> {
+async function newsgroups20(): Promise<CorpusRow> {
   const train = loadNewsgroups('train');
   // A post whose body is empty once the headers are stripped cannot be a query (the API answers 400).
   const test = loadNewsgroups('test').filter((p) => p.text.trim() !== '').slice(0, QUERY_LIMIT);
@@ -152,9 +167,145 @@ async function main(): Promise<void> {
       const [, top] = best(row.baselines);
       console.log(`| ${row.docs} | ${row.queries} | ${row.kindred.toFixed(4)} | ${[...row.baselines.values()].map((v) => v.toFixed(4)).join(' | ')} | ${(row.kindred - top >= 0 ? '+' : '')}${(row.kindred - top).toFixed(4)} |`);
     }
+    console.log('');
+    return {
+      name: '20ng', label: 'newsgroup', docs: train.length, queries: test.length, kindred: full.precision, qps: test.length / querySeconds,
+      p50: median(latencies), baselines: fullBaselines, model: await modelOf(base, KEY),
+    };
   } finally {
     kindred.stop();
   }
+}
+
+/** One corpus's figures: Kindred through HTTP and the baselines on the same split. */
+interface CorpusRow {
+  name: string;
+  label: string;
+  docs: number;
+  queries: number;
+  kindred: number;
+  /** similar-to-text queries per second, 4 in flight */
+  qps: number;
+  p50: number;
+  baselines: Map<string, number>;
+  /** the key's model as /healthz shows it (kind, dimensions, shape and its check's figures) */
+  model?: KeyModel;
+}
+
+interface KeyModel {
+  kind: string;
+  dim: number;
+  fittedDocs: number;
+  shape?: { chosenBy?: string; secondStage?: boolean; [name: string]: unknown };
+}
+
+/** The key's entry in /healthz (listed by tenant id: the first 32 hex digits of the key's SHA-256). */
+async function healthOf(base: string, key: string): Promise<{ refitting: boolean; model?: KeyModel } | undefined> {
+  const tenant = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
+  const body = (await (await fetch(`${base}/healthz?tenant=${tenant}`)).json()) as { indexing?: Array<{ tenant: string; refitting: boolean; model?: KeyModel }> };
+  return body.indexing?.find((e) => e.tenant === tenant);
+}
+
+async function modelOf(base: string, key: string): Promise<KeyModel | undefined> {
+  return (await healthOf(base, key))?.model;
+}
+
+/** A node-cron expression (seconds field first) that fires once a day, `inMs` from now (local time, as node-cron). */
+function onceIn(inMs: number): string {
+  const at = new Date(Date.now() + inMs);
+  return `${at.getSeconds()} ${at.getMinutes()} ${at.getHours()} * * *`;
+}
+
+/**
+ * Kindred on one split: the train documents through POST /documents (growth refits on the way, as in use), then
+ * a restart whose one scheduled refit fits the model on every document; the queries run once /healthz shows
+ * that model, with nothing else running in the server. Then the baselines in this process, same split.
+ */
+async function measureSplit(split: CorpusSplit): Promise<CorpusRow> {
+  const key = `bench-${split.name}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-quality-'));
+  const stopped = async (k: { stop(): void; child: { exitCode: number | null; once(event: 'exit', listener: () => void): unknown } }) => {
+    const exited = new Promise<void>((resolve) => (k.child.exitCode !== null ? resolve() : k.child.once('exit', () => resolve())));
+    k.stop();
+    await exited;
+  };
+  try {
+    const started = Date.now();
+    const first = await startKindred(key, { KINDRED_REFIT_GROWTH: '1.3' }, { keepDataDir: dataDir });
+    try {
+      await ingest(first.base, key, split.train);
+    } finally {
+      await stopped(first);
+    }
+    const ingestSeconds = (Date.now() - started) / 1000;
+    const kindred = await startKindred(key, { KINDRED_REFIT_CRON: onceIn(15_000) }, { keepDataDir: dataDir });
+    try {
+      let model: KeyModel | undefined;
+      for (let waited = 0; ; waited += 500) {
+        const health = await healthOf(kindred.base, key);
+        model = health?.model;
+        if (health && !health.refitting && model?.fittedDocs === split.train.length && waited > 15_000) break;
+        if (waited > 30 * 60_000) throw new Error(`${key}: no model fitted on all ${split.train.length} documents after 30 minutes`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      const k = await kindredPrecision(kindred.base, key, split.train, split.test);
+      k.latencies.sort((a, b) => a - b);
+      console.error(`${split.name}: Kindred ${k.precision.toFixed(4)} (${split.train.length} docs, ${split.test.length} queries, ingest ${ingestSeconds.toFixed(0)} s, ${(split.test.length / k.seconds).toFixed(0)} q/s)`);
+      const row: CorpusRow = {
+        name: split.name, label: split.label, docs: split.train.length, queries: split.test.length, kindred: k.precision,
+        qps: split.test.length / k.seconds, p50: median(k.latencies), baselines: new Map(), model,
+      };
+      await stopped(kindred);
+      row.baselines = await baselines(split.train, split.test);
+      return row;
+    } finally {
+      await stopped(kindred);
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The bar of each corpus (issue 32): text for the table and whether it holds. */
+function bar(row: CorpusRow, rows: readonly CorpusRow[]): string {
+  const [, top] = best(row.baselines);
+  if (row.name === '20ng') return `≥ 0.70 ${row.kindred >= 0.70 ? '✔' : '✘'}`;
+  if (row.name === 'reuters') return `≥ best + 0.02 ${row.kindred >= top + 0.02 ? '✔' : '✘'}`;
+  const holds = row.kindred >= top;
+  const twin = rows.find((r) => r.name === `${row.name}-en`);
+  if (!twin) return `≥ best ${holds ? '✔' : '✘'}`;
+  const ratio = row.kindred / twin.kindred;
+  return `≥ best ${holds ? '✔' : '✘'}; ${ratio.toFixed(3)} of its English twin (≥ 0.95 ${ratio >= 0.95 ? '✔' : '✘'})`;
+}
+
+function describeShape(model: KeyModel | undefined): string {
+  if (!model) return '?';
+  const s = model.shape;
+  if (!s) return `${model.kind} d${model.dim}`;
+  return `${model.kind} d${model.dim}, ${s.secondStage ? `second stage (${String(s.candidates)} candidates)` : 'dense only'}, by ${s.chosenBy ?? '?'}`;
+}
+
+async function main(): Promise<void> {
+  const rows: CorpusRow[] = [];
+  if (CORPORA.has('20ng')) rows.push(await newsgroups20());
+  if (CORPORA.has('reuters')) rows.push(await measureSplit(reuters()));
+  const languages = CORPORA.has('debian') ? DEBIAN_LANGUAGES : DEBIAN_LANGUAGES.filter((l) => CORPORA.has(`debian-${l}`));
+  for (const language of languages) {
+    const { translated, english } = debianTwins(language, DEBIAN_QUERIES, DEBIAN_MAX_DOCS);
+    rows.push(await measureSplit(translated), await measureSplit(english));
+  }
+  console.log(`## bench:quality, every corpus (issue 32) — ${new Date().toISOString()}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log('');
+  console.log(`| corpus (label) | train docs | queries | Kindred (HTTP) | TF-IDF | ${LSA_DIMS.map((d) => `LSA-${d}`).join(' | ')} | Kindred − best baseline | bar | similar-to-text q/s (p50 ms) | shape |`);
+  console.log(`|---|---|---|---|---|${LSA_DIMS.map(() => '---|').join('')}---|---|---|---|`);
+  for (const row of rows) {
+    const [, top] = best(row.baselines);
+    const diff = row.kindred - top;
+    console.log(`| ${row.name} (${row.label}) | ${row.docs} | ${row.queries} | ${row.kindred.toFixed(4)} | ${[...row.baselines.values()].map((v) => v.toFixed(4)).join(' | ')} | ` +
+      `${diff >= 0 ? '+' : ''}${diff.toFixed(4)} | ${bar(row, rows)} | ${row.qps.toFixed(0)} (${row.p50.toFixed(1)}) | ${describeShape(row.model)} |`);
+  }
+  console.log('');
+  console.log(JSON.stringify(rows.map((r) => ({ ...r, baselines: Object.fromEntries(r.baselines) }))));
 }
 
 main().catch((error: unknown) => {

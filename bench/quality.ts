@@ -289,6 +289,8 @@ export function evenSample<T>(items: readonly T[], max: number): T[] {
 }
 
 async function main(): Promise<void> {
+  // `BENCH_CORPORA` without 20ng (bench/quality-http.ts): this in-process 20NG half has nothing to add.
+  if (process.env.BENCH_CORPORA && !process.env.BENCH_CORPORA.split(',').includes('20ng')) return;
   const limit = argValue('limit', Infinity);
   const candidates = argValue('candidates', 200);
   const threads = argValue('threads', 2);

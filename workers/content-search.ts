@@ -17,7 +17,7 @@ const models = new ModelCache();
 const rerank: Rerank = (second, { terms, dense, denseFeedbackOf }, queryTerms) => {
   const model = models.get(second.model);
   if (model.kind !== 'lsa') return dense;
-  return rerankCandidates(queryTerms ?? combinedQuery(model, second.texts ?? []), terms, { denseScores: dense, denseFeedbackOf });
+  return rerankCandidates(queryTerms ?? combinedQuery(model, second.texts ?? []), terms, { ...model.shape?.weights, denseScores: dense, denseFeedbackOf });
 };
 
 /** Query texts (corpus models): their normalised centroid, and their terms as the second stage's query. */

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { loadConfig } from '../config';
+import type { ModelShape } from '../embedding/model';
 import { Rng } from '../random';
 import { MetricsAccumulator, splitPerUser } from '../models/hybrid/evaluate';
 import type { HybridParams } from '../models/hybrid/model';
@@ -31,6 +33,8 @@ export interface RecommenderScore {
 }
 
 export interface EvalOptions {
+  /** the key evaluated (its content model is read from /healthz) */
+  key?: string;
   k: number;
   holdout: number;
   seed: number;
@@ -52,6 +56,36 @@ export interface EvalReport {
   preferences: number;
   seconds: number;
   results: Record<RecommenderName, RecommenderScore>;
+  /** The key's content model as the server shows it (GET /healthz): its shape and the check that chose it (issue 32). */
+  contentModel?: ContentModel;
+}
+
+export interface ContentModel {
+  kind: string;
+  dim: number;
+  fittedDocs: number;
+  shape?: ModelShape;
+}
+
+/** The key's content model from GET /healthz (listed by tenant id: the first 32 hex digits of the key's SHA-256). */
+export async function contentModelOf(client: KindredClient, key: string): Promise<ContentModel | undefined> {
+  const tenant = createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
+  const reply = await client.request('GET', `/healthz?tenant=${tenant}`);
+  const entries = (reply.body as { indexing?: Array<{ tenant: string; model?: ContentModel }> } | undefined)?.indexing ?? [];
+  return entries.find((e) => e.tenant === tenant)?.model;
+}
+
+/** One line: the content model's shape and what chose it. */
+export function describeContentModel(m: ContentModel | undefined): string {
+  if (!m) return 'content model: none loaded yet';
+  const s = m.shape;
+  const head = `content model: ${m.kind}, ${m.dim} dimensions, fitted on ${m.fittedDocs} documents`;
+  if (!s) return head;
+  const stage = s.secondStage ? `second stage on (${s.candidates} candidates)` : 'dense only (no second stage)';
+  const check = s.check
+    ? `; chosen by the key's documents: median ${s.check.medianTerms} terms (quartiles ${s.check.quartileTerms[0]}–${s.check.quartileTerms[1]}), second stage from ${s.check.longTextTerms}; check ${s.check.checkMs} ms of a ${s.check.fitMs} ms fit`
+    : `; chosen by ${s.chosenBy}`;
+  return `${head}, ${stage}${check}`;
 }
 
 /** P@k, NDCG@k (the project's MetricsAccumulator) and recall@k = hits / held-out, averaged over users. */
@@ -96,6 +130,8 @@ const MAX_SIMILAR_IDS = 1000;
  */
 export async function evaluateKey(client: KindredClient, pool: WorkerPool, o: EvalOptions, say: (line: string) => void = () => undefined): Promise<EvalReport> {
   const started = Date.now();
+  const contentModel = o.key === undefined ? undefined : await contentModelOf(client, o.key).catch(() => undefined);
+  say(describeContentModel(contentModel));
   const userIds = await allUserIds(client);
   const pairs: Array<[string, string]> = [];
   for await (const list of preferencesOfUsers(client, userIds)) for (const p of list) pairs.push([p.user_id, p.document_id]);
@@ -164,6 +200,7 @@ export async function evaluateKey(client: KindredClient, pool: WorkerPool, o: Ev
     users: data.userIds.length, documents: data.itemIds.length, preferences: pairs.length,
     seconds: (Date.now() - started) / 1000,
     results: { content: scores.content.result(), hybrid: scores.hybrid.result(), popularity: scores.popularity.result() },
+    ...(contentModel ? { contentModel } : {}),
   };
 }
 
@@ -172,6 +209,7 @@ export function reportTable(r: EvalReport): string {
   const rows = [
     `users evaluated ${r.usersEvaluated} (of ${r.eligibleUsers} with enough preferences; ${r.users} users, ${r.documents} documents, ${r.preferences} preferences)`,
     `held out ${Math.round(r.holdout * 100)}% per user, seed ${r.seed}, ${r.seconds.toFixed(1)} s`,
+    describeContentModel(r.contentModel),
     '',
     `${'recommender'.padEnd(12)}${`P@${r.k}`.padStart(9)}${`R@${r.k}`.padStart(9)}${`NDCG@${r.k}`.padStart(10)}${'users'.padStart(8)}${'seconds'.padStart(9)}`,
   ];
@@ -189,6 +227,7 @@ export function evalCommand(args: string[]): Promise<number> {
     const key = requiredOption(parsed, '--key');
     const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
     const options: EvalOptions = {
+      key,
       k: numberOption(parsed, '--k', 10, positiveInt, 'a positive integer'),
       holdout: numberOption(parsed, '--holdout', 0.2, (n) => n > 0 && n < 1, 'a share between 0 and 1'),
       seed: numberOption(parsed, '--seed', 1, Number.isInteger, 'an integer'),

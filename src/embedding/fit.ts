@@ -1,4 +1,7 @@
-import { lsaDimensions, MIN_DOCS_FOR_CORPUS_MODEL, type EmbeddingModel, type LsaModel, type WordVectorModel } from './model';
+import {
+  DEFAULT_CANDIDATES, DEFAULT_SECOND_STAGE, lsaDimensions, MIN_DOCS_FOR_CORPUS_MODEL, RERANK_MIN_DOCS, shapeBySize,
+  type EmbeddingModel, type LsaModel, type ModelShape, type WordVectorModel,
+} from './model';
 import { contentId } from './serialize';
 import { tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
@@ -21,6 +24,27 @@ export interface FitOptions {
   singularValueExponent?: number;
   powerIterations?: number;
   seed?: number;
+  /** issue 32: choose the shape by the key's own documents (default: unless `dim` is given) */
+  checkShape?: boolean;
+}
+
+/**
+ * The second stage runs for keys whose median document has at least this many analysed terms (and at least
+ * RERANK_MIN_DOCS documents). Measured (docs/decisions/embedding.md, "Shape per key"): Debian descriptions
+ * 30–37 terms, second stage 0.04–0.07 below dense only; Reuters articles 51, 20NG posts 86, second stage
+ * +0.01 and +0.06 over dense only.
+ */
+export const LONG_TEXT_TERMS = 42;
+
+/**
+ * Keys ranked by the dense score alone keep 128 dimensions up to this many documents (64 from there), as the
+ * best plain LSA of the same split did: 20NG 1k and Debian ru/ru-en 2.7k peak at 128, Debian ja/ja-en 5.2k and
+ * de-en 11k at 64 (docs/decisions/embedding.md, "Shape per key").
+ */
+export const DENSE_ONLY_WIDE_BELOW = 4000;
+
+function denseOnlyDimensions(documents: number): number {
+  return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
 }
 
 export const WORD_VECTOR_SIF_A = 1e-3;
@@ -85,6 +109,35 @@ export function fitLsa(texts: readonly string[], options: FitOptions = {}): LsaM
 }
 
 function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
+  const started = performance.now();
+  if (!(options.checkShape ?? options.dim === undefined)) {
+    const fitted = fitProjection(analysed, language, fittedDocs, options);
+    return withShape(fitted, shapeBySize('lsa', fitted.dim, fittedDocs));
+  }
+  const lengths = Float64Array.from(analysed, (a) => a.terms.length).sort();
+  const at = (q: number): number => lengths[Math.min(lengths.length - 1, Math.floor(q * lengths.length))] ?? 0;
+  const medianTerms = at(0.5);
+  const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
+  const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
+  const checkMs = performance.now() - started;
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim });
+  return withShape(fitted, {
+    chosenBy: 'check', dim: fitted.dim, weighting: 'sublinear-tfidf', secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    check: {
+      method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
+      checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
+    },
+  });
+}
+
+/** The model with its shape, and an id that covers how queries use it (a new shape is a new generation). */
+function withShape(model: LsaModel, shape: ModelShape): LsaModel {
+  const decision = JSON.stringify({ dim: shape.dim, weighting: shape.weighting, secondStage: shape.secondStage, candidates: shape.candidates, weights: shape.weights });
+  const id = contentId('lsa', [model.language, model.vocabulary.arrays.chars, model.vocabulary.arrays.starts, model.idf, model.projection, decision]);
+  return { ...model, id, shape };
+}
+
+function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
   const exponent = options.singularValueExponent ?? 0.5;
   const docs = analysed.map((a) => a.terms);
   const stats = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
@@ -102,9 +155,8 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
     const scale = sigma > 1e-9 ? Math.pow(sigma, exponent - 1) : 0;
     for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale;
   }
-  const id = contentId('lsa', [language, stats.terms.join('\n'), stats.idf, projection]);
   return {
-    kind: 'lsa', id, dim, vocabulary: Vocabulary.build(stats.terms), idf: stats.idf, projection, singularValues, fittedDocs,
+    kind: 'lsa', id: '', dim, vocabulary: Vocabulary.build(stats.terms), idf: stats.idf, projection, singularValues, fittedDocs,
     language: language || UNDETERMINED,
   };
 }

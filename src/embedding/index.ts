@@ -1,6 +1,5 @@
 import type { WorkerPool } from '../pool';
 import type { FitOptions } from './fit';
-import { RERANK_MIN_DOCS } from './model';
 import type { EmbedTask, EmbedTaskResult, FitTask } from './protocol';
 import type { SerializedModel } from './serialize';
 import { wordVectorModel } from './fit';
@@ -9,7 +8,8 @@ import { unpackSparse, type SparseVector } from './sparse';
 import { defaultWordVectorCacheFile, type SharedWordVectors } from './word-vectors';
 
 export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, lsaDimensions, RERANK_MIN_DOCS, type EmbeddingModel } from './model';
-export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type SerializedModel } from './serialize';
+export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type ModelInfo, type SerializedModel } from './serialize';
+export { shapeBySize, type ModelShape, type ShapeCheck } from './model';
 export { fitModel as fitModelSync, type FitOptions } from './fit';
 export { embedText, embedBatch, isZeroVector, type EmbeddedText, type EmbeddedBatch } from './embed';
 export { rerankCandidates, rankByScore, type RerankOptions } from './rerank';
@@ -20,7 +20,7 @@ export { loadWordVectors, defaultWordVectorCacheFile, type WordVectors } from '.
 /** Whether similar-to-text/-document queries should go through `rerankCandidates` with this model. */
 export function usesSecondStage(model: SerializedModel): boolean {
   const info = modelInfo(model);
-  return info.kind === 'lsa' && info.fittedDocs >= RERANK_MIN_DOCS;
+  return info.kind === 'lsa' && info.shape.secondStage;
 }
 
 /** Texts per worker task: big enough to amortise messaging, small enough to spread over the pool. */

@@ -23,6 +23,63 @@ export function lsaDimensions(documents: number): number {
   return documents < RERANK_MIN_DOCS ? 128 : 64;
 }
 
+/** Second-stage weights (`rerankCandidates`): a feedback, λ dense score, μ dense feedback, m feedback documents. */
+export interface SecondStageWeights {
+  readonly feedbackDocs: number;
+  readonly feedbackWeight: number;
+  readonly denseWeight: number;
+  readonly denseFeedbackWeight: number;
+}
+
+/** The second stage's weights before issue 32 (20NG 11k, docs/decisions/embedding.md), still the default. */
+export const DEFAULT_SECOND_STAGE: SecondStageWeights = { feedbackDocs: 3, feedbackWeight: 2, denseWeight: 0.6, denseFeedbackWeight: 1 };
+
+/** Candidates the vector index hands the second stage (issue 14's measurement: 800). */
+export const DEFAULT_CANDIDATES = 800;
+
+/**
+ * The label-free check that chose a key's shape at fit time (issue 32), on the key's own documents as the fit
+ * analysed them: how long they are, in analysed terms. The second stage re-ranks by TF-IDF terms and their
+ * feedback; on one-paragraph texts it measured below the dense score alone (Debian descriptions, every
+ * language), on articles and posts above it (20NG, Reuters): docs/decisions/embedding.md, "Shape per key".
+ */
+export interface ShapeCheck {
+  readonly method: 'document-length';
+  /** documents measured (every document the model was fitted on) */
+  readonly documents: number;
+  /** median analysed terms per document, and the quartiles */
+  readonly medianTerms: number;
+  readonly quartileTerms: readonly [number, number];
+  /** the median from which the second stage runs */
+  readonly longTextTerms: number;
+  /** milliseconds of the check, and of the whole fit it is part of (in the fit's pool thread) */
+  readonly checkMs: number;
+  readonly fitMs: number;
+}
+
+/**
+ * How a key's model answers similar-to queries, chosen at fit time and read by the query path: dimensions of the
+ * dense vectors, term weighting, whether the second stage runs, with how many candidates and which weights.
+ */
+export interface ModelShape {
+  /** `check`: the key's own documents chose (issue 32); `size`: the size rule (an older model, or dimensions asked for) */
+  readonly chosenBy: 'check' | 'size';
+  readonly dim: number;
+  readonly weighting: 'sublinear-tfidf';
+  readonly secondStage: boolean;
+  readonly candidates: number;
+  readonly weights: SecondStageWeights;
+  readonly check?: ShapeCheck;
+}
+
+/** The shape of a model fitted on `fittedDocs` documents by the size rule (models from before issue 32). */
+export function shapeBySize(kind: 'lsa' | 'word-vectors', dim: number, fittedDocs: number): ModelShape {
+  return {
+    chosenBy: 'size', dim, weighting: 'sublinear-tfidf', secondStage: kind === 'lsa' && fittedDocs >= RERANK_MIN_DOCS,
+    candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+  };
+}
+
 /**
  * Corpus-independent model: SIF-weighted average of GloVe word vectors, a/(a + p(w)) with p(w) estimated from
  * the word's frequency rank (Zipf), so function words weigh little without any corpus statistics.
@@ -49,6 +106,8 @@ export interface LsaModel extends TermStatistics {
   readonly fittedDocs: number;
   /** The corpus's main language (ISO 639-3, or `und`): assumed for texts too short to tell their own. */
   readonly language: string;
+  /** How queries use the model (chosen at fit time); absent in models from before issue 32: `shapeBySize`. */
+  readonly shape?: ModelShape;
 }
 
 export type EmbeddingModel = WordVectorModel | LsaModel;

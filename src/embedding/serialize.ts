@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { MODEL_FORMAT_VERSION, type EmbeddingModel, type LsaModel } from './model';
+import { MODEL_FORMAT_VERSION, shapeBySize, type EmbeddingModel, type LsaModel, type ModelShape } from './model';
 import { Vocabulary } from './vocabulary';
 
 /**
@@ -44,6 +44,8 @@ interface Header {
   sifA?: number;
   fittedDocs?: number;
   language?: string;
+  /** issue 32: the shape chosen at fit time (absent: the size rule) */
+  shape?: ModelShape;
   terms?: number;
   termsBytes?: number;
   arrays: ArrayEntry[];
@@ -67,6 +69,7 @@ export function serializeModel(model: EmbeddingModel): SerializedModel {
   } else {
     header.fittedDocs = model.fittedDocs;
     header.language = model.language;
+    if (model.shape) header.shape = model.shape;
     header.terms = model.vocabulary.size;
     const { chars, starts, slots } = model.vocabulary.arrays;
     const named = [['idf', model.idf, 'f32'], ['projection', model.projection, 'f32'], ['singularValues', model.singularValues, 'f32'],
@@ -110,10 +113,22 @@ function isHeader(value: unknown): value is Header {
   return (h.kind === 'lsa' || h.kind === 'word-vectors') && typeof h.id === 'string' && typeof h.dim === 'number' && Array.isArray(h.arrays);
 }
 
+/** What a model's header tells without decoding its arrays. */
+export interface ModelInfo {
+  kind: EmbeddingModel['kind'];
+  id: string;
+  dim: number;
+  version: number;
+  fittedDocs: number;
+  /** how queries use it: chosen by the key's check at fit time, or the size rule for older models */
+  shape: ModelShape;
+}
+
 /** Reads a model header without decoding the vocabulary (cheap: for ids, dims, logs). */
-export function modelInfo(bytes: SerializedModel): { kind: EmbeddingModel['kind']; id: string; dim: number; version: number; fittedDocs: number } {
+export function modelInfo(bytes: SerializedModel): ModelInfo {
   const { header, version } = readHeader(bytes);
-  return { kind: header.kind, id: header.id, dim: header.dim, version, fittedDocs: header.fittedDocs ?? 0 };
+  const fittedDocs = header.fittedDocs ?? 0;
+  return { kind: header.kind, id: header.id, dim: header.dim, version, fittedDocs, shape: header.shape ?? shapeBySize(header.kind, header.dim, fittedDocs) };
 }
 
 function readHeader(bytes: SerializedModel): { header: Header; version: number; headerEnd: number } {
@@ -167,7 +182,7 @@ export function deserializeModel(bytes: SerializedModel): EmbeddingModel {
   }
   const model: LsaModel = {
     kind: 'lsa', id: header.id, dim: header.dim, vocabulary, idf, projection, singularValues,
-    fittedDocs: header.fittedDocs ?? 0, language: header.language ?? 'und',
+    fittedDocs: header.fittedDocs ?? 0, language: header.language ?? 'und', shape: header.shape ?? shapeBySize('lsa', header.dim, header.fittedDocs ?? 0),
   };
   return model;
 }

@@ -65,13 +65,15 @@ export function createApp(options: AppOptions): express.Express {
     next();
   });
 
-  app.get('/healthz', async (_req, res) => {
+  app.get('/healthz', async (req, res) => {
     if (!options.isReady()) {
       res.status(503).json({ message: 'Starting' });
       return;
     }
-    // Keys whose content index is behind their stored documents first (at most HEALTH_KEYS of them).
-    const progress = options.indexing ? await options.indexing().catch(() => []) : [];
+    // Keys whose content index is behind their stored documents first (at most HEALTH_KEYS of them); `?tenant=`
+    // lists that key only (`kindred eval` reads its model's shape there).
+    const tenant = typeof req.query.tenant === 'string' ? req.query.tenant : undefined;
+    const progress = (options.indexing ? await options.indexing().catch(() => []) : []).filter((p) => tenant === undefined || p.tenant === tenant);
     const indexing = progress.sort((a, b) => (b.stored - b.indexed) - (a.stored - a.indexed) || (a.tenant < b.tenant ? -1 : 1)).slice(0, HEALTH_KEYS);
     res.json({ status: 'ok', indexing });
   });

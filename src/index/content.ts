@@ -1,7 +1,7 @@
 import path from 'node:path';
 import {
   embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, serializeModel, sharedModelBytes,
-  usesSecondStage, type SerializedModel,
+  usesSecondStage, type ModelInfo, type SerializedModel,
 } from '../embedding';
 import { wordVectorModel } from '../embedding/fit';
 import type { Logger } from '../log';
@@ -269,6 +269,11 @@ export class TenantContent {
 
   get reranks(): boolean {
     return this.generation?.rerank ?? false;
+  }
+
+  /** The current model's header: kind, dimensions, documents it was fitted on, its shape and its check (/healthz). */
+  get model(): ModelInfo | undefined {
+    return this.generation ? modelInfo(this.generation.model) : undefined;
   }
 
   /** Dimensions of the current model's vectors (0 before the first model). */

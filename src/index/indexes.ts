@@ -16,6 +16,7 @@ import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
 import { trimAllocator } from '../ops/memory-addon';
 import type { IndexMemoryUse } from '../ops/memory';
+import type { ModelInfo } from '../embedding';
 
 /** A key's content index against its stored documents (GET /healthz, the dashboard). */
 export interface IndexingProgress {
@@ -26,6 +27,8 @@ export interface IndexingProgress {
   refitting: boolean;
   /** Content search: exact scans only ('off'), an approximate index being built, its probes being tuned, or ready. */
   approximate: 'off' | 'building' | 'tuning' | 'ready';
+  /** The serving content model: kind, dimensions, documents fitted on, and the shape its check chose (issue 32). */
+  model?: ModelInfo;
 }
 
 const PROGRESS_TTL_MS = 2000;
@@ -339,7 +342,7 @@ export class TenantIndexes {
     }
     return {
       tenant: this.store.tenant, indexed: this.content.size, stored: this.stored, refitting: this.content.isRefitting,
-      approximate: this.content.approximateState,
+      approximate: this.content.approximateState, ...(this.content.model ? { model: this.content.model } : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { ModelShape } from '../embedding';
 import { WORD_VECTOR_DIM } from '../embedding/word-vectors';
 import { HYBRID_MODEL_BLOB } from '../index/hybrid';
 import type { Indexes, TenantIndexes } from '../index/indexes';
@@ -16,6 +17,8 @@ export interface TenantIndexFigures {
   dimensions?: number;
   /** Whether the TF-IDF second stage reranks its candidates. */
   reranks?: boolean;
+  /** The content model's shape, chosen at fit time by the key's own documents, with its check's figures (issue 32). */
+  shape?: ModelShape;
   hybridModel?: string;
   /** Vectors, ids and the TF-IDF terms kept for reranking, roughly (see docs/decisions/dashboard.md). */
   memoryBytes: number;
@@ -71,6 +74,7 @@ export function indexFigures(indexes: TenantIndexes | undefined): TenantIndexFig
   const perDocument = dim * 4 + ID_OVERHEAD_BYTES + (content.reranks ? RERANK_TERM_BYTES : 0);
   return {
     loaded: true, kind, size, reranks: content.reranks, ...(content.dimensions ? { dimensions: content.dimensions } : {}),
+    ...(content.model ? { shape: content.model.shape } : {}),
     ...(indexes.hybrid.modelVersion ? { hybridModel: indexes.hybrid.modelVersion } : {}),
     memoryBytes: size * perDocument,
   };

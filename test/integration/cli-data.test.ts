@@ -223,6 +223,10 @@ function importSuite(backend: Backend, full: boolean) {
       assert.match(table.stdout, /^content\s+\d\.\d{4}\s+\d\.\d{4}/m);
       assert.match(table.stdout, /^hybrid\s+\d\.\d{4}/m);
       assert.match(table.stdout, /^popularity\s+\d\.\d{4}/m);
+      // Issue 32: the key's content model and how its shape was chosen.
+      assert.match(table.stdout, /^content model: (lsa|word-vectors), \d+ dimensions, fitted on \d+ documents, (second stage on|dense only)/m);
+      const contentModel = (JSON.parse(run.stdout) as { contentModel?: { kind: string; shape?: { chosenBy: string } } }).contentModel;
+      assert.ok(contentModel?.shape?.chosenBy, JSON.stringify(contentModel));
     });
 
     it('demo loads the shipped Debian data set and prints requests that answer', async () => {

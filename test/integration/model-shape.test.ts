@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { Client } from '../helpers/client';
+import { newsgroupTexts, tenantOf } from '../helpers/invariants';
+import { startServer, type RunningServer } from '../helpers/server';
+
+interface Shape {
+  chosenBy: string;
+  dim: number;
+  secondStage: boolean;
+  candidates: number;
+  check?: { method: string; documents: number; medianTerms: number; longTextTerms: number; checkMs: number; fitMs: number };
+}
+interface Entry { tenant: string; indexed: number; refitting: boolean; model?: { kind: string; dim: number; fittedDocs: number; shape: Shape } }
+
+const DOCUMENTS = 2100;
+
+/**
+ * Issue 32: each key's content model is shaped at refit by a label-free check on the key's own documents, and
+ * GET /healthz shows the choice and the check's figures. Long posts get the TF-IDF second stage; the same
+ * number of one-line texts rank by the dense score alone.
+ */
+describe('model shape chosen per key (issue 32)', function () {
+  this.timeout(300_000);
+  let server: RunningServer;
+
+  // A scheduled refit every few seconds fits the model on every document (growth refits land where they may).
+  before(async () => {
+    server = await startServer({ backend: 'embedded', keys: ['long-key', 'short-key'], env: { KINDRED_REFIT_CRON: '*/4 * * * * *' } });
+  });
+  after(() => server?.stop());
+
+  async function entry(key: string): Promise<Entry | undefined> {
+    const body = (await (await fetch(`${server.url}/healthz?tenant=${tenantOf(key)}`)).json()) as { indexing: Entry[] };
+    assert.ok(body.indexing.every((e) => e.tenant === tenantOf(key)), '?tenant= lists that key only');
+    return body.indexing[0];
+  }
+
+  async function load(key: string, docs: Array<{ id: string; text: string }>): Promise<Entry> {
+    const api = new Client(server.url, key);
+    for (let i = 0; i < docs.length; i += 100) {
+      const ops = docs.slice(i, i + 100).map((d) => ({ method: 'POST', url: `/documents/${d.id}`, headers: { 'Subscription-Key': key }, params: { text: d.text } }));
+      const res = await api.post('/batch', { sequential: false, ops });
+      assert.equal(res.status, 200, res.text);
+    }
+    const until = Date.now() + 240_000;
+    let last: Entry | undefined;
+    while (Date.now() < until) {
+      last = await entry(key);
+      if (last?.model && last.model.fittedDocs === docs.length && !last.refitting) return last;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.fail(`no model fitted on every document: ${JSON.stringify(last)}`);
+  }
+
+  it('shows each key\'s shape and its check in /healthz: the second stage for long posts, dense only for one-liners', async () => {
+    const posts = newsgroupTexts(DOCUMENTS);
+    const long = await load('long-key', posts);
+    const short = await load('short-key', posts.map((p) => ({ id: p.id, text: p.text.split(/\s+/).slice(0, 12).join(' ') })));
+    for (const e of [long, short]) {
+      const shape = e.model!.shape;
+      assert.equal(e.model!.kind, 'lsa');
+      assert.equal(shape.chosenBy, 'check');
+      assert.equal(shape.dim, e.model!.dim);
+      assert.equal(shape.check?.method, 'document-length');
+      assert.ok(shape.check.documents >= 2000, JSON.stringify(shape.check));
+      assert.ok(shape.check.checkMs <= 0.2 * shape.check.fitMs, `the check is a small share of the fit: ${JSON.stringify(shape.check)}`);
+    }
+    assert.ok(long.model!.shape.check!.medianTerms >= long.model!.shape.check!.longTextTerms, JSON.stringify(long.model));
+    assert.equal(long.model!.shape.secondStage, true);
+    assert.ok(short.model!.shape.check!.medianTerms < short.model!.shape.check!.longTextTerms, JSON.stringify(short.model));
+    assert.equal(short.model!.shape.secondStage, false);
+
+    // Both find the document itself among the first three, whichever shape they run.
+    for (const [key, text, id] of [['long-key', posts[7]!.text, posts[7]!.id], ['short-key', posts[7]!.text.split(/\s+/).slice(0, 12).join(' '), posts[7]!.id]] as const) {
+      const res = await new Client(server.url, key).post('/documents/similar-to-text', { text, number: 3 });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(res.body.some((r: { id: string }) => r.id === id), `${key}: ${res.text}`);
+    }
+  });
+});
