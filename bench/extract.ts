@@ -340,7 +340,11 @@ const EVAL_PUBLISHED: [string, number, number, number][] = [
 const PY_SPACE = /[\s\u001c-\u001f\u0085]+/g;
 const squashSpace = (s: string | null | undefined): string => (s ?? '').replace(PY_SPACE, ' ').trim();
 const authorKey = (s: string | null | undefined): string =>
-  squashSpace(s).toLowerCase().replace(/^(?:by|von|par|por|door|di|av)\s+/, '').replace(/[\s.,;:|]+$/, '');
+  squashSpace(s)
+    .toLowerCase()
+    .replace(/^(?:by|von|par|por|door|di|av)\s+/, '')
+    .replace(/[\s.,;:|]+$/, '')
+    .replace(/\s*(?:;|&|\band\b|\bund\b|\bet\b)\s*/g, ', ');
 
 interface EvalScore {
   precision: number;
@@ -356,7 +360,9 @@ function scoreWithEvalScorer(dataDir: string, results: ArticleResult[], rows: Ev
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-extract-'));
   const file = path.join(tmp, 'extracted.jsonl');
   fs.writeFileSync(file, rows.map((row, i) => JSON.stringify({ file: row.file, text: results[i]?.body ?? null })).join('\n') + '\n');
-  const out = execFileSync(process.execPath, [path.join(dataDir, 'score.mjs'), file, '--json', '--worst', '0'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const evalFile = path.join(tmp, 'eval.jsonl');
+  fs.writeFileSync(evalFile, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  const out = execFileSync(process.execPath, [path.join(dataDir, 'score.mjs'), file, '--json', '--worst', '0', '--eval', evalFile], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (process.env.BENCH_KEEP) console.log(`extracted texts kept in ${file}`);
   else fs.rmSync(tmp, { recursive: true, force: true });
   return JSON.parse(out) as EvalScore;
@@ -401,6 +407,8 @@ async function main(): Promise<void> {
   const out = arg('--out', path.join(__dirname, '..', '..', 'bench', 'results', 'extract.md'));
   const threads = Number(arg('--threads', '2'));
   const only = arg('--corpus', 'all');
+  /** Development loop: every k-th page of extraction-eval only (the published comparison needs 1). */
+  const every = Math.max(1, Number(arg('--every', '1')));
   const missesFile = arg('--misses', path.join(os.tmpdir(), 'kindred-extract-misses.txt'));
   const lines: string[] = [
     '# Article extraction benchmark',
@@ -422,7 +430,8 @@ async function main(): Promise<void> {
         .readFileSync(path.join(evalDir, 'eval.jsonl'), 'utf8')
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as EvalRow);
+        .map((line) => JSON.parse(line) as EvalRow)
+        .filter((_row, i) => i % every === 0);
       const urls = rows.map((row) => {
         const name = row.file.replace(/\.gz$/, '');
         served.bodies.set(`/eval/${encodeURIComponent(name)}`, zlib.gunzipSync(fs.readFileSync(path.join(evalDir, 'pages', row.file))));
