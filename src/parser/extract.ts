@@ -94,7 +94,9 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
     if (isSite(parts[0]) && !isSite(parts[1])) text = parts[1];
     else if (isSite(parts[1]) && !isSite(parts[0])) text = parts[0];
   }
-  if (!text || text.length > 80 || !/\p{L}{2}/u.test(text) || NOT_A_NAME.test(text) || ORGANISATION.test(text)) return null;
+  if (!text || text.length > 80 || !/\p{L}{3}/u.test(text) || NOT_A_NAME.test(text) || ORGANISATION.test(text)) return null;
+  if (/\d/.test(text) && /\s/.test(text)) return null;
+  if (/\b(?:veröffentlicht|aktualisiert|stand|uhr|updated|published|posted|kommentare?|comments?)\b/iu.test(text)) return null;
   if (text.split(/\s+/).length > 8) return null;
   const squashed = squashName(text);
   if (siteNames.some((name) => squashName(name) === squashed || (squashed.length >= 4 && squashName(name).includes(squashed)))) return null;
@@ -127,7 +129,7 @@ function findBylines(doc: Document): string[] {
   return found;
 }
 
-function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: string | null | undefined, foundBylines: string[], siteNames: string[]): string {
+function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: string | null | undefined, foundBylines: string[], siteNames: string[], fallbacks: string[]): string {
   const articleAuthor = values.get('article:author');
   const candidates = [
     jsonLdName,
@@ -140,7 +142,37 @@ function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: str
     const author = cleanAuthor(candidate, siteNames);
     if (author) return author;
   }
+  // a personal site: its name, or the person its JSON-LD or copyright line names, is the author
+  for (const candidate of [...siteNames, ...fallbacks]) {
+    const author = cleanAuthor(candidate);
+    if (author && PERSON_NAME.test(author)) return author;
+  }
   return '';
+}
+
+/** Two to four capitalised words of letters: what a person's name looks like in most scripts that have case. */
+const PERSON_NAME = /^\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:von|van|de|der|den|zu|di|da|le|la)\s+)?\p{Lu}[\p{L}'’.-]*){1,3}$/u;
+
+/** Last-resort author sources: a "von/by Name" line, a JSON-LD Person, the name in a copyright line. */
+function authorFallbacks(doc: Document, jsonLd: readonly Record<string, unknown>[]): string[] {
+  const found: string[] = [];
+  for (const element of Array.from(doc.querySelectorAll('span, p, div, a, em, strong, small')).slice(0, 3000)) {
+    if (element.children.length > 2) continue;
+    const text = normaliseSpace(element.textContent ?? '');
+    if (text.length > 60) continue;
+    const match = text.match(/^(?:von|by|par|por|door|przez)\s+(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,3})$/u);
+    if (match) {
+      found.push(match[1]);
+      break;
+    }
+  }
+  for (const node of jsonLd) {
+    const types = node['@type'];
+    if ((types === 'Person' || (Array.isArray(types) && types.includes('Person'))) && typeof node.name === 'string') found.push(node.name);
+  }
+  const copyright = normaliseSpace(doc.body?.textContent ?? '').match(/(?:©|\(c\)|copyright)\s*(?:\(c\)\s*)?(?:(?:19|20)\d{2}\s*[-–]?\s*(?:(?:19|20)\d{2})?\s*)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})/iu);
+  if (copyright) found.push(copyright[1]);
+  return found;
 }
 
 function choosePublished(doc: Document, values: MetaValues, jsonLdDate: string | null, url: string): string | null {
@@ -231,6 +263,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
       absoluteUrl(doc.querySelector('link[rel~="image_src" i]')?.getAttribute('href'), base);
 
     const foundBylines = findBylines(doc);
+    const authorSources = authorFallbacks(doc, readJsonLd(doc, true));
     const headings = headingTexts(doc);
     unwrapLazyImages(doc);
     if (cleanup) removePageFurniture(doc);
@@ -251,7 +284,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const readabilityParagraphs = content ? paragraphsOf(content) : [];
     const body = (cleanup ? chooseBody(readabilityParagraphs, jsonLdBody(jsonLd), baseline).paragraphs : readabilityParagraphs).join('\n');
     const image = metaImage ?? leadImage(content, base) ?? '';
-    const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames);
+    const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames, authorSources);
 
     const scored = extractKeywords(body, { title, declared, limit: options.keywordLimit ?? 10 });
     let summary = summarise(body, scored.wordWeights, options.summarySentences ?? 3);

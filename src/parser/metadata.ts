@@ -45,7 +45,7 @@ function typesOf(node: JsonObject): string[] {
 }
 
 /** Every JSON-LD object on the page (arrays and @graph flattened), article-like types first. */
-export function readJsonLd(doc: Document): JsonObject[] {
+export function readJsonLd(doc: Document, everyType = false): JsonObject[] {
   const found: JsonObject[] = [];
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
@@ -69,6 +69,7 @@ export function readJsonLd(doc: Document): JsonObject[] {
     if (types.some((t) => ARTICLE_TYPES.test(t))) return 1;
     return 2;
   };
+  if (everyType) return found;
   return found.filter((node) => rank(node) < 2).sort((a, b) => rank(a) - rank(b));
 }
 
