@@ -85,7 +85,7 @@ const RELATED_HEADING =
 export function dropBoilerplateBlocks(content: Element): number {
   let removed = 0;
   for (const heading of Array.from(content.querySelectorAll('h2, h3, h4, h5, h6, div, span, p, strong'))) {
-    if (!heading.isConnected || textLength(heading) > 60 || !RELATED_HEADING.test(normaliseSpace(heading.textContent ?? ''))) continue;
+    if (!content.contains(heading) || textLength(heading) > 60 || !RELATED_HEADING.test(normaliseSpace(heading.textContent ?? ''))) continue;
     // the heading and what follows it in its container: a list of other articles
     let next = heading.nextElementSibling;
     heading.remove();
@@ -99,20 +99,20 @@ export function dropBoilerplateBlocks(content: Element): number {
   }
   // teasers of other articles: an excerpt cut off with "[…]"
   for (const teaser of Array.from(content.querySelectorAll('p, div'))) {
-    if (teaser.isConnected && textLength(teaser) < 700 && /\[(?:…|\.\.\.)\]\s*$/.test(normaliseSpace(teaser.textContent ?? ''))) {
+    if (content.contains(teaser) && textLength(teaser) < 700 && /\[(?:…|\.\.\.)\]\s*$/.test(normaliseSpace(teaser.textContent ?? ''))) {
       teaser.remove();
       removed++;
     }
   }
   // captions and picture credits are not the article's text
   for (const caption of Array.from(content.querySelectorAll('figcaption, .caption, [class~="caption"]'))) {
-    if (caption.isConnected && textLength(caption) < 400) {
+    if (content.contains(caption) && textLength(caption) < 400) {
       caption.remove();
       removed++;
     }
   }
   for (const element of Array.from(content.querySelectorAll('p, div, span, li, h2, h3, h4, h5, h6, aside, figcaption, a, strong, em'))) {
-    if (!element.isConnected) continue;
+    if (!content.contains(element)) continue; // the article is detached: isConnected is false for all of it
     const text = normaliseSpace(element.textContent ?? '');
     if (text.length > 80) continue;
     if (BOILERPLATE.test(text.replace(/[.:!»›→]+$/, '').trim())) {

@@ -89,6 +89,12 @@ export function headingTexts(doc: Document): string[] {
   const texts = (selector: string): string[] =>
     Array.from(doc.querySelectorAll(selector))
       .slice(0, 8)
+      // a site's logo or name: a heading in the page's own header or navigation, or one that links to the home page
+      .filter((h) => !(h.closest('header, nav, [role="banner"]') && !h.closest('article, main, [role="main"]')))
+      .filter((h) => {
+        const link = h.querySelector('a[href]');
+        return !(link && /^(?:\/|https?:\/\/[^/]+\/?)$/.test(link.getAttribute('href') ?? ''));
+      })
       .map((h) => normaliseSpace(h.textContent ?? ''))
       .filter((t) => t.length >= 3 && t.length <= 250);
   return [...texts('h1'), ...texts('h2')];
