@@ -1,20 +1,26 @@
 /**
- * Article extraction benchmark on mozilla/readability's test pages.
- *   npm run bench:extract [-- --dir <pages dir>] [--out bench/results/extract.md]
- * Quality: body token F1 against the text of expected.html; exact match of title, author
- * (byline) and published (same instant) against expected-metadata.json — for our extractor and
- * for plain Readability in the same run. A "noisy" variant injects typical page furniture
- * (share bar, newsletter box, ad labels, related links, comment thread) into each page's
- * densest text container and scores both again against the same expected text.
- * Speed: in-thread latency p50/p99 of both, and pages/s through the worker pool with 1, 2, 4 workers.
+ * Article extraction benchmark through the service's own code path (issue 30).
+ *   npm run bench:extract [-- --corpus all|eval|readability] [--threads 2] [--out bench/results/extract.md]
+ * Pages are served from a local HTTP server on 127.0.0.1, fetched by the parser's fetcher and extracted by the
+ * `extract` pool task (what GET /parser/ runs). Two corpora:
+ * - extraction-eval (trafilatura's 990 pages): body precision/recall/F by the set's own score.mjs, title exact,
+ *   author, date (same day), pages/s in the pool (fetch excluded), beside the published figures of other extractors;
+ * - mozilla/readability's test pages: body token F1 against expected.html, title/author/date exact, clean and with
+ *   injected page furniture, beside plain Readability on the same HTML.
+ * Misses (title/author/date) are written to a file for inspection (--misses, default in the temp dir).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { WorkerPool } from '../src/pool';
-import { extractArticle, parseHtml } from '../src/parser/extract';
+import { parseHtml } from '../src/parser/extract';
+import { fetchArticlePage } from '../src/parser/fetch';
 import { paragraphsOf, wordTokens } from '../src/parser/text';
-import type { ArticleResult } from '../src/parser/types';
+import type { ArticleResult, ExtractPayload } from '../src/parser/types';
 
 const PAGE_URL = 'http://fakehost/test/page.html';
 
@@ -229,25 +235,6 @@ async function poolThroughput(pages: Page[], threads: number, rounds: number): P
   }
 }
 
-const NOTES = [
-  '## Reading these figures',
-  '',
-  '- expected.html and expected-metadata.json are what Readability itself produced (mozilla\'s fixtures), so plain',
-  '  Readability scores ~1.0 body F1 and ~100% metadata on clean pages by construction; on this corpus "better than',
-  '  Readability" can only show on the noise-injected variant, where the same expected text is the target and both',
-  '  extractors see the same furniture (share bar, ad label, newsletter box, related links, comments, cookie notice)',
-  '  inserted into the densest text container of every page.',
-  '- Body differences on clean pages are mostly by design: comment threads that Readability keeps (firefox-nightly-blog)',
-  '  and "Share"/newsletter/ad blocks are removed, as the brief asks.',
-  '- Title: the brief\'s rule (og:/twitter: title first, site-name suffix trimmed) differs from Readability\'s (JSON-LD,',
-  '  dc:title before og:title, og:title untrimmed, guessing on <title>); most misses are trimmed " | Site" suffixes (counted',
-  '  by the loose figure), dc:title/parsely test pages, and JSON-LD headlines that differ from og:title.',
-  '- Author: we drop the "By " prefix and any date glued to the byline, Readability keeps them (loose figure).',
-  '- Published: Readability reads only JSON-LD, article:published_time and parsely-pub-date; we also read other meta',
-  '  tags, <time datetime> and URL dates, so most "misses" are dates the metadata lacks (the "extra dates" column).',
-  '',
-];
-
 const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number): string => x.toFixed(3);
 
@@ -265,109 +252,273 @@ async function speedOnly(dir: string): Promise<void> {
   }
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// The service's own code path: pages served from a local HTTP server on 127.0.0.1, fetched with
+// the parser's fetcher (SSRF checks on, private addresses allowed for the bench only), then the
+// `extract` pool task that GET /parser/ runs. Pages/s counts the pool work only (fetch excluded).
+// ---------------------------------------------------------------------------------------------
+
+interface EvalRow {
+  id: string;
+  file: string;
+  url?: string;
+  title?: string;
+  author?: string;
+  date?: string;
+}
+
+interface Served {
+  /** URL path → bytes. */
+  bodies: Map<string, Buffer>;
+}
+
+function startServer(served: Served): Promise<{ server: http.Server; base: string }> {
+  const server = http.createServer((req, res) => {
+    const body = served.bodies.get(new URL(req.url ?? '/', 'http://x').pathname);
+    if (!body) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('not found\n');
+      return;
+    }
+    // no charset in the header: the extractor finds the encoding in the bytes, as the eval set's serve.mjs does
+    res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Length': body.length });
+    res.end(body);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      resolve({ server, base: `http://127.0.0.1:${port}` });
+    });
+  });
+}
+
+async function fetchAll(urls: string[]): Promise<ExtractPayload[]> {
+  const payloads: ExtractPayload[] = new Array<ExtractPayload>(urls.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < urls.length) {
+      const i = next++;
+      const page = await fetchArticlePage(urls[i], { allowPrivate: true });
+      payloads[i] = { html: page.html, url: page.url };
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return payloads;
+}
+
+async function runPool(payloads: ExtractPayload[], threads: number): Promise<{ results: ArticleResult[]; pagesPerSecond: number }> {
+  const pool = new WorkerPool({ threads, maxQueue: payloads.length + 16 });
+  try {
+    await Promise.all(Array.from({ length: threads * 2 }, (_, i) => pool.run<ArticleResult>('extract', payloads[i % payloads.length])));
+    const started = process.hrtime.bigint();
+    const results = await Promise.all(payloads.map((payload) => pool.run<ArticleResult>('extract', payload)));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    return { results, pagesPerSecond: payloads.length / seconds };
+  } finally {
+    await pool.close();
+  }
+}
+
+const EVAL_PUBLISHED: [string, number, number, number][] = [
+  ['trafilatura 2.2.0 (standard)', 0.906, 0.943, 0.924],
+  ['trafilatura 2.2.0 (precision)', 0.925, 0.915, 0.92],
+  ['trafilatura 2.2.0 (fast)', 0.907, 0.93, 0.918],
+  ['trafilatura 2.2.0 (recall)', 0.899, 0.939, 0.918],
+  ['magic-html 0.1.8', 0.887, 0.891, 0.889],
+  ['justext 3.0.2 (custom)', 0.864, 0.859, 0.862],
+  ['news-please 1.6.16', 0.932, 0.758, 0.836],
+  ['readability-lxml 0.8.4.1', 0.898, 0.764, 0.826],
+  ['baseline (text markup)', 0.767, 0.869, 0.815],
+  ['goose3 3.1.22', 0.936, 0.714, 0.81],
+  ['boilerpy3 1.0.7 (article mode)', 0.818, 0.796, 0.807],
+  ['newspaper4k 0.9.6', 0.878, 0.736, 0.801],
+];
+
+/** Whitespace as Python's str.split() sees it (the eval scorer's definition). */
+const PY_SPACE = /[\s\u001c-\u001f\u0085]+/g;
+const squashSpace = (s: string | null | undefined): string => (s ?? '').replace(PY_SPACE, ' ').trim();
+const authorKey = (s: string | null | undefined): string =>
+  squashSpace(s)
+    .toLowerCase()
+    .replace(/^(?:by|von|par|por|door|di|av)\s+/, '')
+    .replace(/[\s.,;:|]+$/, '')
+    .replace(/\s*(?:;|&|\band\b|\bund\b|\bet\b)\s*/g, ', ');
+
+interface EvalScore {
+  precision: number;
+  recall: number;
+  f1: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+}
+
+function scoreWithEvalScorer(dataDir: string, results: ArticleResult[], rows: EvalRow[]): EvalScore {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-extract-'));
+  const file = path.join(tmp, 'extracted.jsonl');
+  fs.writeFileSync(file, rows.map((row, i) => JSON.stringify({ file: row.file, text: results[i]?.body ?? null })).join('\n') + '\n');
+  const evalFile = path.join(tmp, 'eval.jsonl');
+  fs.writeFileSync(evalFile, rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
+  const out = execFileSync(process.execPath, [path.join(dataDir, 'score.mjs'), file, '--json', '--worst', '0', '--eval', evalFile], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (process.env.BENCH_KEEP) console.log(`extracted texts kept in ${file}`);
+  else fs.rmSync(tmp, { recursive: true, force: true });
+  return JSON.parse(out) as EvalScore;
+}
+
+interface MetaTally {
+  title: [number, number];
+  author: [number, number];
+  date: [number, number];
+}
+
+function tallyEvalMetadata(rows: EvalRow[], results: ArticleResult[], misses: string[]): MetaTally {
+  const tally: MetaTally = { title: [0, 0], author: [0, 0], date: [0, 0] };
+  rows.forEach((row, i) => {
+    const r = results[i];
+    if (row.title !== undefined) {
+      tally.title[1]++;
+      if (squashSpace(r.title) === squashSpace(row.title)) tally.title[0]++;
+      else misses.push(`title  ${row.file}: ${JSON.stringify(r.title)} expected ${JSON.stringify(row.title)}`);
+    }
+    if (row.author !== undefined) {
+      tally.author[1]++;
+      if (authorKey(r.author) === authorKey(row.author)) tally.author[0]++;
+      else misses.push(`author ${row.file}: ${JSON.stringify(r.author)} expected ${JSON.stringify(row.author)}`);
+    }
+    if (row.date !== undefined) {
+      tally.date[1]++;
+      if ((r.published ?? '').slice(0, 10) === row.date.slice(0, 10)) tally.date[0]++;
+      else misses.push(`date   ${row.file}: ${JSON.stringify(r.published)} expected ${JSON.stringify(row.date)}`);
+    }
+  });
+  return tally;
+}
+
+const share = ([hit, total]: [number, number]): string => `${pct(total ? hit / total : 0)} (${hit}/${total})`;
+
 async function main(): Promise<void> {
   if (process.argv.includes('--speed-only')) return speedOnly(arg('--dir', path.join(__dirname, '..', '..', '..', 'shared', 'data', 'readability-pages')));
-  const dir = arg('--dir', path.join(__dirname, '..', '..', '..', 'shared', 'data', 'readability-pages'));
+  const shared = path.join(__dirname, '..', '..', '..', 'shared', 'data');
+  const dir = arg('--dir', path.join(shared, 'readability-pages'));
+  const evalDir = arg('--eval', path.join(shared, 'extraction-eval'));
   const out = arg('--out', path.join(__dirname, '..', '..', 'bench', 'results', 'extract.md'));
-  const skipPool = process.argv.includes('--no-pool');
-  const pages = await loadPages(dir);
-  const names = pages.map((p) => p.name);
-  console.log(`${pages.length} pages from ${dir}`);
-
-  const ours: Scores[] = [];
-  const plain: Scores[] = [];
-  const oursNoisy: Scores[] = [];
-  const plainNoisy: Scores[] = [];
-  const oursMs: number[] = [];
-  const plainMs: number[] = [];
-  let peakRss = process.memoryUsage().rss;
-  const details: string[] = [];
-  for (const page of pages) {
-    await yieldToEventLoop();
-    let t = performance.now();
-    const mine = extractArticle(page.source, PAGE_URL);
-    oursMs.push(performance.now() - t);
-    t = performance.now();
-    const base = plainReadability(page.source);
-    plainMs.push(performance.now() - t);
-    const s = score(page, mine);
-    ours.push(s);
-    plain.push(score(page, base));
-    oursNoisy.push(score(page, extractArticle(page.noisy, PAGE_URL)));
-    plainNoisy.push(score(page, plainReadability(page.noisy)));
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    if (process.env.BENCH_VERBOSE) {
-      if (!s.title) details.push(`${page.name} title: ${JSON.stringify(mine.title)} vs ${JSON.stringify(page.meta.title)}`);
-      if (!s.author) details.push(`${page.name} author: ${JSON.stringify(mine.author)} vs ${JSON.stringify(page.meta.byline)}`);
-      if (!s.published) details.push(`${page.name} published: ${JSON.stringify(mine.published)} vs ${JSON.stringify(page.meta.publishedTime)}`);
-    }
-  }
-  if (details.length) console.log(details.join('\n'));
-
-  const results = {
-    ours: summarise(names, ours),
-    plain: summarise(names, plain),
-    oursNoisy: summarise(names, oursNoisy),
-    plainNoisy: summarise(names, plainNoisy),
-  };
-  const sortedOurs = [...oursMs].sort((a, b) => a - b);
-  const sortedPlain = [...plainMs].sort((a, b) => a - b);
-
-  const throughput: { threads: number; pagesPerSecond: number }[] = [];
-  if (!skipPool) {
-    for (const threads of [1, 2, 4]) {
-      throughput.push({ threads, pagesPerSecond: await poolThroughput(pages, threads, 1) });
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    }
-  }
-  const maxRssMb = process.resourceUsage().maxRSS / 1024;
-
-  const row = (label: string, s: Summary): string =>
-    `| ${label} | ${f3(s.meanF1)} | ${f3(s.medianF1)} | ${pct(s.title)} (${pct(s.titleLoose)}) | ${pct(s.author)} (${pct(s.authorLoose)}) | ${pct(s.published)} | ${s.publishedFound} | ${s.publishedExtra} |`;
-  const worst = (s: Summary): string => s.worst.map((w) => `${w.name} ${f3(w.f1)}`).join(', ');
-  const lines = [
+  const threads = Number(arg('--threads', '2'));
+  const only = arg('--corpus', 'all');
+  /** Development loop: every k-th page of extraction-eval only (the published comparison needs 1). */
+  const every = Math.max(1, Number(arg('--every', '1')));
+  const missesFile = arg('--misses', path.join(os.tmpdir(), 'kindred-extract-misses.txt'));
+  const lines: string[] = [
     '# Article extraction benchmark',
     '',
-    `- Command: \`npx tsc -p tsconfig.parser.json && npm run bench:extract\``,
+    `- Command: \`npx tsc -p tsconfig.json && npm run bench:extract\``,
     `- Date: ${new Date().toISOString()}`,
-    `- Corpus: ${pages.length} pages of mozilla/readability test-pages (/work/shared/data/readability-pages), URL ${PAGE_URL}`,
-    `- Machine: ${require('node:os').cpus().length} cores (shared, noisy), Node ${process.version}`,
+    `- Machine: ${os.cpus().length} cores (shared, noisy), Node ${process.version}; pool of ${threads} worker threads`,
+    '- Path: every page is served by a local HTTP server on 127.0.0.1 (Content-Type text/html, no charset), fetched',
+    '  by the parser\'s fetcher (`fetchArticlePage`, SSRF checks on with private addresses allowed) and extracted by the',
+    '  `extract` pool task that GET /parser/ runs. Pages/s times the pool work only, all pages in flight (fetch excluded).',
     '',
-    'Body F1 is bag-of-words token F1 of `body` against the text of expected.html (itself Readability output, so',
-    'plain Readability is the reference the corpus was made with). Title/author compare exact strings after',
-    'whitespace normalisation; published compares instants (our ISO string vs the raw metadata string; null = null).',
-    '',
-    'In brackets: title also counted when the expected title is ours plus a trailing " | Site" we trimmed on purpose;',
-    'author with case, whitespace and a leading "By"/"Par" ignored. "dates found": pages where the metadata has a date',
-    'and ours is the same instant (±1 s); "extra dates": pages where the metadata has none and we found one.',
-    '',
-    '| extractor | mean body F1 | median F1 | title exact (loose) | author exact (loose) | published exact | dates found | extra dates |',
-    '|---|---|---|---|---|---|---|---|',
-    row('Kindred (clean pages)', results.ours),
-    row('plain Readability (clean pages)', results.plain),
-    row('Kindred (noise injected)', results.oursNoisy),
-    row('plain Readability (noise injected)', results.plainNoisy),
-    '',
-    `Worst 5 body F1, Kindred: ${worst(results.ours)}`,
-    '',
-    `Worst 5 body F1, plain Readability: ${worst(results.plain)}`,
-    '',
-    `Worst 5 body F1 with injected noise, Kindred: ${worst(results.oursNoisy)}; plain Readability: ${worst(results.plainNoisy)}`,
-    '',
-    '## Speed',
-    '',
-    `In-thread latency per page (sequential): Kindred p50 ${f3(percentile(sortedOurs, 50))} ms, p99 ${f3(percentile(sortedOurs, 99))} ms;` +
-      ` plain Readability p50 ${f3(percentile(sortedPlain, 50))} ms, p99 ${f3(percentile(sortedPlain, 99))} ms` +
-      ` (ratio of medians ${(percentile(sortedOurs, 50) / percentile(sortedPlain, 50)).toFixed(2)}).`,
-    '',
-    ...(throughput.length
-      ? ['| workers | pages/s (Kindred, worker pool, whole corpus once) |', '|---|---|', ...throughput.map((t) => `| ${t.threads} | ${t.pagesPerSecond.toFixed(1)} |`)]
-      : ['(pool throughput skipped)']),
-    '',
-    `Peak RSS of the bench process (main thread; workers share it): ${maxRssMb.toFixed(0)} MB.`,
-    '',
-    ...NOTES,
   ];
+  const misses: string[] = [];
+  const served: Served = { bodies: new Map() };
+  const { server, base } = await startServer(served);
+  try {
+    if (only === 'all' || only === 'eval') {
+      const rows = fs
+        .readFileSync(path.join(evalDir, 'eval.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as EvalRow)
+        .filter((_row, i) => i % every === 0);
+      const urls = rows.map((row) => {
+        const name = row.file.replace(/\.gz$/, '');
+        served.bodies.set(`/eval/${encodeURIComponent(name)}`, zlib.gunzipSync(fs.readFileSync(path.join(evalDir, 'pages', row.file))));
+        return `${base}/eval/${encodeURIComponent(name)}`;
+      });
+      const payloads = await fetchAll(urls);
+      const { results, pagesPerSecond } = await runPool(payloads, threads);
+      const body = scoreWithEvalScorer(evalDir, results, rows);
+      const meta = tallyEvalMetadata(rows, results, misses);
+      lines.push(
+        `## extraction-eval (${rows.length} pages, ${evalDir})`,
+        '',
+        'Body: the set\'s own `score.mjs` (snippets that must / must not appear, micro-averaged). Title: exact after',
+        'whitespace normalisation. Author: equal ignoring case, whitespace, a leading "By"/"Von"… and trailing punctuation.',
+        'Date: the same calendar day as the annotation (the first 10 characters of our ISO date).',
+        '',
+        '| extractor | precision | recall | F-score | title exact | author | date (same day) | pages/s (pool, fetch excluded) |',
+        '|---|---|---|---|---|---|---|---|',
+        `| **Kindred** (this build) | ${f3(body.precision)} | ${f3(body.recall)} | **${f3(body.f1)}** (${body.f1.toFixed(4)}) | ${share(meta.title)} | ${share(meta.author)} | ${share(meta.date)} | ${pagesPerSecond.toFixed(1)} |`,
+        ...EVAL_PUBLISHED.map(([name, p, r, f]) => `| ${name} (published 2026-08-04) | ${f3(p)} | ${f3(r)} | ${f3(f)} | | | | |`),
+        '',
+        `tp ${body.tp}, fn ${body.fn}, fp ${body.fp}, tn ${body.tn}.`,
+        '',
+      );
+      await yieldToEventLoop();
+    }
+    if (only === 'all' || only === 'readability') {
+      const pages = await loadPages(dir);
+      const urls = pages.map((page) => {
+        served.bodies.set(`/rd/${encodeURIComponent(page.name)}/page.html`, Buffer.from(page.source, 'utf8'));
+        return `${base}/rd/${encodeURIComponent(page.name)}/page.html`;
+      });
+      const payloads = await fetchAll(urls);
+      const { results, pagesPerSecond } = await runPool(payloads, threads);
+      const noisy = await runPool(pages.map((page, i) => ({ html: page.noisy, url: payloads[i].url })), threads);
+      const ours = pages.map((page, i) => score(page, results[i]));
+      const oursNoisy = pages.map((page, i) => score(page, noisy.results[i]));
+      const plain: Scores[] = [];
+      const plainNoisy: Scores[] = [];
+      for (const page of pages) {
+        await yieldToEventLoop();
+        plain.push(score(page, plainReadability(page.source)));
+        plainNoisy.push(score(page, plainReadability(page.noisy)));
+      }
+      pages.forEach((page, i) => {
+        const s = ours[i];
+        const mine = results[i];
+        if (!s.title) misses.push(`rd-title  ${page.name}: ${JSON.stringify(mine.title)} expected ${JSON.stringify(page.meta.title)}`);
+        if (!s.author) misses.push(`rd-author ${page.name}: ${JSON.stringify(mine.author)} expected ${JSON.stringify(page.meta.byline)}`);
+        if (!s.published) misses.push(`rd-date   ${page.name}: ${JSON.stringify(mine.published)} expected ${JSON.stringify(page.meta.publishedTime)}`);
+      });
+      const names = pages.map((p) => p.name);
+      const summaries = {
+        ours: summarise(names, ours),
+        plain: summarise(names, plain),
+        oursNoisy: summarise(names, oursNoisy),
+        plainNoisy: summarise(names, plainNoisy),
+      };
+      const row = (label: string, s: Summary): string =>
+        `| ${label} | ${f3(s.meanF1)} | ${f3(s.medianF1)} | ${pct(s.title)} (${pct(s.titleLoose)}) | ${pct(s.author)} (${pct(s.authorLoose)}) | ${pct(s.published)} | ${s.publishedFound} | ${s.publishedExtra} |`;
+      const worst = (s: Summary): string => s.worst.map((w) => `${w.name} ${f3(w.f1)}`).join(', ');
+      lines.push(
+        `## readability test pages (${pages.length} pages, ${dir})`,
+        '',
+        'Body F1 is bag-of-words token F1 of `body` against the text of expected.html (itself Readability output).',
+        'Title/author exact after whitespace normalisation; published compares instants (null = null). In brackets: title',
+        'also counted when the expected title is ours plus a trailing " | Site"; author ignoring case and a leading "By".',
+        'Plain Readability runs in-process on the same HTML; the noise-injected variant goes through the pool without HTTP.',
+        '',
+        '| extractor | mean body F1 | median F1 | title exact (loose) | author exact (loose) | published exact | dates found | extra dates |',
+        '|---|---|---|---|---|---|---|---|',
+        row('**Kindred** (clean pages)', summaries.ours),
+        row('plain Readability (clean pages)', summaries.plain),
+        row('**Kindred** (noise injected)', summaries.oursNoisy),
+        row('plain Readability (noise injected)', summaries.plainNoisy),
+        '',
+        `Pool, ${threads} threads, fetch excluded: ${pagesPerSecond.toFixed(1)} pages/s.`,
+        '',
+        `Worst 5 body F1, Kindred: ${worst(summaries.ours)}; with injected noise: ${worst(summaries.oursNoisy)}`,
+        '',
+      );
+    }
+  } finally {
+    server.close();
+  }
+  lines.push(`Peak RSS of the bench process: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB. Misses listed in ${missesFile}.`, '');
+  fs.writeFileSync(missesFile, misses.join('\n') + '\n');
   const report = lines.join('\n');
   console.log(report);
   if (!process.argv.includes('--no-write')) {

@@ -44,8 +44,34 @@ export function charsetFromMeta(bytes: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * Byte-level check of text said (or assumed) to be UTF-8: counts well-formed multi-byte sequences against bytes
+ * above 0x7F that cannot start or continue one. Pages saved in windows-1252 / ISO-8859-1 while declaring UTF-8
+ * (or declaring nothing) have many stray high bytes and few sequences; a UTF-8 page with a few broken bytes keeps
+ * most of its sequences and stays UTF-8.
+ */
+export function looksLikeLegacy8Bit(bytes: Uint8Array): boolean {
+  let sequences = 0;
+  let stray = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b < 0x80) continue;
+    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    let ok = need > 0 && i + need < bytes.length;
+    for (let k = 1; ok && k <= need; k++) ok = (bytes[i + k] & 0xc0) === 0x80;
+    if (ok) {
+      sequences++;
+      i += need;
+    } else stray++;
+  }
+  return stray > 0 && stray >= sequences;
+}
+
 export function detectCharset(bytes: Uint8Array, contentType: string | null): string {
-  return charsetFromBom(bytes) ?? charsetFromContentType(contentType) ?? charsetFromMeta(bytes) ?? 'utf-8';
+  const declared = charsetFromBom(bytes) ?? charsetFromContentType(contentType) ?? charsetFromMeta(bytes);
+  if (charsetFromBom(bytes)) return declared ?? 'utf-8';
+  if ((declared === null || declared === 'utf-8') && looksLikeLegacy8Bit(bytes)) return 'windows-1252';
+  return declared ?? 'utf-8';
 }
 
 /** windows-1252 code points for bytes 0x80-0x9f (0 = undefined, kept as the C1 control like the WHATWG decoder). */

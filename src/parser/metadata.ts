@@ -1,4 +1,4 @@
-import { normaliseSpace } from './text';
+import { normaliseSpace, paragraphsOf } from './text';
 
 /**
  * Reads what a page says about itself: <meta> tags, JSON-LD, canonical links, <time>,
@@ -45,7 +45,7 @@ function typesOf(node: JsonObject): string[] {
 }
 
 /** Every JSON-LD object on the page (arrays and @graph flattened), article-like types first. */
-export function readJsonLd(doc: Document): JsonObject[] {
+export function readJsonLd(doc: Document, everyType = false): JsonObject[] {
   const found: JsonObject[] = [];
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
@@ -69,6 +69,7 @@ export function readJsonLd(doc: Document): JsonObject[] {
     if (types.some((t) => ARTICLE_TYPES.test(t))) return 1;
     return 2;
   };
+  if (everyType) return found;
   return found.filter((node) => rank(node) < 2).sort((a, b) => rank(a) - rank(b));
 }
 
@@ -229,4 +230,100 @@ export function findVideos(doc: Document, values: MetaValues, jsonLd: JsonObject
     }
   }
   return found;
+}
+
+/** Month names (and common abbreviations) of the languages most pages are written in → month number. */
+const MONTHS: Record<string, number> = {};
+const MONTH_LISTS = [
+  'january february march april may june july august september october november december',
+  'januar februar märz april mai juni juli august september oktober november dezember',
+  'jänner feber maerz',
+  'janvier février mars avril mai juin juillet août septembre octobre novembre décembre',
+  'enero febrero marzo abril mayo junio julio agosto septiembre octubre noviembre diciembre',
+  'gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre',
+  'januari februari maart april mei juni juli augustus september oktober november december',
+  'janeiro fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro',
+  'stycznia lutego marca kwietnia maja czerwca lipca sierpnia września października listopada grudnia',
+  'styczeń luty marzec kwiecień maj czerwiec lipiec sierpień wrzesień październik listopad grudzień',
+];
+MONTH_LISTS.forEach((list) => {
+  const names = list.split(' ');
+  // each list starts at January (the third holds Austrian forms of January to March)
+  names.forEach((name, i) => {
+    if (!(name in MONTHS)) MONTHS[name] = i + 1;
+  });
+});
+for (const [abbr, month] of Object.entries({
+  jan: 1, feb: 2, mar: 3, mär: 3, apr: 4, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, okt: 10, oct: 10, nov: 11, dez: 12, dec: 12,
+})) if (!(abbr in MONTHS)) MONTHS[abbr] = month;
+
+const MONTH_NAME = '(\\p{L}{3,12})\\.?';
+const TEXT_DATE = new RegExp(
+  [
+    `(?<d1>\\d{1,2})\\.?\\s*(?:de\\s+)?${MONTH_NAME.replace('(', '(?<m1>')},?\\s+(?:de\\s+)?(?<y1>(?:19|20)\\d{2})`,
+    `${MONTH_NAME.replace('(', '(?<m2>')}\\s+(?<d2>\\d{1,2})(?:st|nd|rd|th)?,?\\s+(?<y2>(?:19|20)\\d{2})`,
+    '(?<d3>\\d{1,2})[./](?<m3>\\d{1,2})[./](?<y3>(?:19|20)\\d{2})',
+    '(?<y4>(?:19|20)\\d{2})-(?<m4>\\d{2})-(?<d4>\\d{2})',
+  ].join('|'),
+  'gu',
+);
+
+function validDate(year: number, month: number, day: number): string | null {
+  if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
+  const ms = Date.UTC(year, month - 1, day);
+  const date = new Date(ms);
+  if (date.getUTCDate() !== day) return null;
+  if (year < 1990 || ms > Date.now() + 86_400_000) return null;
+  return date.toISOString();
+}
+
+/** Dates as people write them: "18. Mai 2014", "May 18, 2014", "18.05.2014", "2014-05-18"; each match, in order. */
+export function datesInText(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(TEXT_DATE)) {
+    const g = match.groups ?? {};
+    let iso: string | null = null;
+    if (g.y1) {
+      const month = MONTHS[g.m1.toLowerCase()];
+      if (month) iso = validDate(Number(g.y1), month, Number(g.d1));
+    } else if (g.y2) {
+      const month = MONTHS[g.m2.toLowerCase()];
+      if (month) iso = validDate(Number(g.y2), month, Number(g.d2));
+    } else if (g.y3) {
+      const first = Number(g.d3);
+      const second = Number(g.m3);
+      iso = second <= 12 ? validDate(Number(g.y3), second, first) : validDate(Number(g.y3), first, second);
+    } else if (g.y4) {
+      iso = validDate(Number(g.y4), Number(g.m4), Number(g.d4));
+    }
+    if (iso) found.push(iso);
+    if (found.length >= 5) break;
+  }
+  return found;
+}
+
+const DATE_HOLDERS =
+  '[itemprop*="date" i], [class*="date" i], [id*="date" i], [class*="datum" i], [class*="time" i], [class*="posted" i], [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]';
+
+/** A publication date written on the page: first in elements named for dates or post metadata, then in the text. */
+export function visibleDate(doc: Document): string | null {
+  const root = doc.body;
+  if (!root) return null;
+  const isComment = (element: Element): boolean => !!element.closest('[class*="comment" i], [id*="comment" i], footer, nav');
+  for (const element of Array.from(root.querySelectorAll(DATE_HOLDERS)).slice(0, 300)) {
+    if (isComment(element)) continue;
+    const text = normaliseSpace(element.textContent ?? '');
+    if (!text || text.length > 200) continue;
+    const [first] = datesInText(text);
+    if (first) return first;
+  }
+  for (const heading of Array.from(root.querySelectorAll('h1, article, main, [role="main"]')).slice(0, 3)) {
+    // near the headline: the text that follows it, as far as the first few paragraphs
+    const container = heading.tagName === 'H1' ? heading.parentElement : heading;
+    if (!container || isComment(container)) continue;
+    const [first] = datesInText(normaliseSpace(container.textContent ?? '').slice(0, 3000));
+    if (first) return first;
+  }
+  const [first] = datesInText(paragraphsOf(root).join(' ').slice(0, 20000));
+  return first ?? null;
 }

@@ -84,11 +84,74 @@ function partMatchingHeading(doc: Document, title: string): string | null {
   return parts.find((part) => part.split(/\s+/).length >= 2 && headings.has(squash(part))) ?? null;
 }
 
-export function chooseTitle(doc: Document, values: MetaValues, jsonLdTitle: string | null, siteNames: string[], host: string): string {
+/** The page's visible headings that may name the article: h1s, else h2s (first few, short enough to be a title). */
+export function headingTexts(doc: Document): string[] {
+  const texts = (selector: string): string[] =>
+    Array.from(doc.querySelectorAll(selector))
+      .slice(0, 8)
+      // a site's logo or name: a heading in the page's own header or navigation, or one that links to the home page
+      .filter((h) => !(h.closest('header, nav, [role="banner"]') && !h.closest('article, main, [role="main"]')))
+      .filter((h) => {
+        const link = h.querySelector('a[href]');
+        return !(link && /^(?:\/|https?:\/\/[^/]+\/?)$/.test(link.getAttribute('href') ?? ''));
+      })
+      .map((h) => normaliseSpace(h.textContent ?? ''))
+      .filter((t) => t.length >= 3 && t.length <= 250);
+  return [...texts('h1'), ...texts('h2')];
+}
+
+/**
+ * A heading that the declared titles confirm: equal to one of them, to one of their separator-delimited parts,
+ * or their start up to a separator ("Headline: more" / "Headline | Site"). The page's own heading is then the
+ * article's title as a reader sees it (no site name, no kicker).
+ */
+function confirmedHeading(headings: string[], declared: string[]): string | null {
+  for (const heading of headings) {
+    const key = squash(heading);
+    if (key.length < 3) continue;
+    for (const title of declared) {
+      const full = squash(title);
+      if (full === key) return heading;
+      const parts = title.split(/\s+[|\-–—:·•»/\\~›«]+\s+|:\s+/).map(squash);
+      if (parts.includes(key)) return heading;
+      const normalised = normaliseSpace(title);
+      if (normalised.toLowerCase().startsWith(heading.toLowerCase())) {
+        const rest = normalised.slice(heading.length);
+        if (/^\s*[|\-–—:·•»/\\~›«]/.test(rest)) return heading;
+      }
+    }
+  }
+  return null;
+}
+
+export interface TitleSources {
+  /** What Readability reads (JSON-LD, dc:title, og:title, twitter:title, then its <title> heuristics). */
+  readability: string | null;
+  jsonLd: string | null;
+  /** headingTexts(doc) read before clean-up and Readability change the document. */
+  headings: string[];
+}
+
+export function chooseTitle(doc: Document, values: MetaValues, sources: TitleSources, siteNames: string[], host: string): string {
   const social = firstMeta(values, ['og:title', 'twitter:title']);
-  if (social) return trimSiteName(social, siteNames, host);
-  if (jsonLdTitle) return trimSiteName(jsonLdTitle, siteNames, host);
   const documentTitle = normaliseSpace(doc.title ?? '');
+  const declared = [social, sources.jsonLd, sources.readability, documentTitle].filter((t): t is string => !!t && t.trim() !== '');
+  const names = [...siteNames, ...hostLabels(host)];
+  const namesSite = (text: string): boolean => {
+    const key = squash(text);
+    return key !== '' && names.some((name) => squash(name) === key);
+  };
+  // headings that only repeat the site's name (a blog's logo in an h1) do not name the article
+  const headings = sources.headings.filter((heading) => !namesSite(heading));
+  const heading = confirmedHeading(headings, declared);
+  if (heading) return heading;
+  const best = sources.readability || social || sources.jsonLd;
+  if (best) {
+    const trimmed = trimSiteName(best, siteNames, host);
+    // the declared title is only the site's name (a blog's front matter): the first heading names the post
+    if (namesSite(trimmed) && headings.length > 0) return headings[0];
+    return trimmed;
+  }
   if (documentTitle) return partMatchingHeading(doc, documentTitle) ?? trimSiteName(documentTitle, siteNames, host);
   return normaliseSpace(doc.querySelector('h1')?.textContent ?? '');
 }
