@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { seededRandom } from '../src/random';
-import { loadNewsgroups } from './support';
+import { loadNewsgroups, shuffled } from './support';
 
 /**
  * The labelled corpora of bench:quality (issue 32), each as one fixed split: train documents go into a key,
@@ -28,17 +27,6 @@ const DATA = process.env.KINDRED_SHARED_DATA ?? path.join(__dirname, '..', '..',
 
 function readJsonl<T>(file: string): T[] {
   return zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
-}
-
-/** The same order on every run. */
-export function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const random = seededRandom(seed);
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
 }
 
 /** Document ids may not hold '+' or '.' (Debian package names do). */

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { seededRandom } from '../src/random';
-import { apiCaller, inParallel, median, ROOT, startKindred } from './support';
+import { apiCaller, inParallel, median, ROOT, shuffled, startKindred } from './support';
 import { LANGUAGE_CORPORA, TOPICS } from '../test/fixtures/languages';
 
 /**
@@ -24,16 +23,6 @@ function readJsonl<T>(file: string): T[] {
   return zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
 }
 
-/** The same split on every run. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const random = seededRandom(seed);
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
 
 const english = new Map(readJsonl<{ id: string; section: string; summary: string; description: string }>(path.join(DATA, 'debian-packages', 'debian-packages-bookworm.jsonl.gz'))
   .map((p) => [p.id, { id: p.id, section: p.section, text: `${p.summary}\n${p.description}` }]));

@@ -276,3 +276,14 @@ export function machineCpu(): { busy: number; total: number } {
   const idle = (fields[3]! + fields[4]!) / 100;
   return { busy: total - idle, total };
 }
+
+/** The same order on every run. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = seededRandom(seed);
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}

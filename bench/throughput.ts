@@ -10,7 +10,7 @@ import { combinedQuery } from '../src/index/rerank-query';
 import { seededRandom } from '../src/random';
 import { evenSample } from './quality';
 import {
-  apiCaller, generatedCorpus, inParallel, loadNewsgroups, machineCpu, median, realTexts, ROOT, spawnServer, startKindred, threadCpu,
+  apiCaller, generatedCorpus, inParallel, loadNewsgroups, machineCpu, median, realTexts, ROOT, shuffled, spawnServer, startKindred, threadCpu,
   type KindredProcess, type Spawned, type ThreadCpu,
 } from './support';
 
@@ -102,15 +102,6 @@ function keywordWords(texts: readonly string[]): string[] {
   return shuffled(words, 7).slice(0, 3000);
 }
 
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  const next = seededRandom(seed);
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------- the server and its data
 

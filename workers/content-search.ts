@@ -5,6 +5,7 @@ import { combinedQuery } from '../src/index/rerank-query';
 import { KernelCache } from '../src/index/vector/kernel-cache';
 import { answerQuery, type Embed, type QueryResult, type QueryStages, type QueryTask, type Rerank } from '../src/index/vector/query-task';
 import { loadFaissAddon } from '../src/index/vector/faiss-addon';
+import { denseCentroid } from '../src/embedding/centroid';
 import { embedBatch } from '../src/embedding/embed';
 
 const kernels = new KernelCache();
@@ -25,12 +26,7 @@ const embed: Embed = (bytes, texts) => {
   const model = models.get(bytes);
   if (model.kind !== 'lsa') throw new Error('query texts are embedded in the pool thread with corpus models only');
   const batch = embedBatch(model, texts);
-  const vector = new Float32Array(batch.dim);
-  for (let row = 0; row < texts.length; row++) for (let j = 0; j < batch.dim; j++) vector[j]! += batch.vectors[row * batch.dim + j]!;
-  let norm = 0;
-  for (const x of vector) norm += x * x;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let j = 0; j < vector.length; j++) vector[j]! /= norm;
+  const vector = denseCentroid(texts.map((_, row) => batch.vectors.subarray(row * batch.dim, (row + 1) * batch.dim)), batch.dim);
   return { vector, terms: texts.length === 1 ? batch.sparse[0] : combinedQuery(model, texts) };
 };
 

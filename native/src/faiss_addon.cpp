@@ -387,6 +387,17 @@ void search_into(Wrapped* w, const float* q, size_t nq, int32_t k, int64_t nprob
   }
 }
 
+// {distances, labels} over two array buffers of n results each.
+napi_value search_result(napi_env env, napi_value dab, napi_value lab, size_t n) {
+  napi_value dta, lta, out;
+  napi_create_typedarray(env, napi_float32_array, n, dab, 0, &dta);
+  napi_create_typedarray(env, napi_bigint64_array, n, lab, 0, &lta);
+  napi_create_object(env, &out);
+  napi_set_named_property(env, out, "distances", dta);
+  napi_set_named_property(env, out, "labels", lta);
+  return out;
+}
+
 // share(): this index's number for searchShared from any thread of the process (the same number each call).
 napi_value Share(napi_env env, napi_callback_info info) {
   size_t argc = 0;
@@ -441,7 +452,7 @@ napi_value SearchShared(napi_env env, napi_callback_info info) {
   if (len != static_cast<size_t>(w->index->d)) return throw_type(env, "query length is not the index's dim");
   void* dp;
   void* lp;
-  napi_value dab, lab, dta, lta;
+  napi_value dab, lab;
   CHECK(napi_create_arraybuffer(env, k * sizeof(float), &dp, &dab));
   CHECK(napi_create_arraybuffer(env, k * sizeof(int64_t), &lp, &lab));
   try {
@@ -451,12 +462,7 @@ napi_value SearchShared(napi_env env, napi_callback_info info) {
     napi_throw_error(env, nullptr, e.what());
     return nullptr;
   }
-  napi_create_typedarray(env, napi_float32_array, k, dab, 0, &dta);
-  napi_create_typedarray(env, napi_bigint64_array, k, lab, 0, &lta);
-  napi_create_object(env, &out);
-  napi_set_named_property(env, out, "distances", dta);
-  napi_set_named_property(env, out, "labels", lta);
-  return out;
+  return search_result(env, dab, lab, k);
 }
 
 napi_value Search(napi_env env, napi_callback_info info) {
@@ -514,19 +520,14 @@ napi_value Search(napi_env env, napi_callback_info info) {
   };
   job->finish = [dist, labels](napi_env env) -> napi_value {
     size_t n = dist->size();
-    napi_value dab, lab, dta, lta, out;
+    napi_value dab, lab;
     void* dp;
     void* lp;
     napi_create_arraybuffer(env, n * sizeof(float), &dp, &dab);
     napi_create_arraybuffer(env, n * sizeof(int64_t), &lp, &lab);
     std::memcpy(dp, dist->data(), n * sizeof(float));
     std::memcpy(lp, labels->data(), n * sizeof(int64_t));
-    napi_create_typedarray(env, napi_float32_array, n, dab, 0, &dta);
-    napi_create_typedarray(env, napi_bigint64_array, n, lab, 0, &lta);
-    napi_create_object(env, &out);
-    napi_set_named_property(env, out, "distances", dta);
-    napi_set_named_property(env, out, "labels", lta);
-    return out;
+    return search_result(env, dab, lab, n);
   };
   return queue(env, job, "faiss.search");
 }

@@ -1,6 +1,8 @@
 import type { SerializedModel } from '../../embedding/serialize';
 import type { SparseSpans } from '../../embedding/rerank';
-import type { SparseVector } from '../../embedding/sparse';
+import { sparseCentroid } from '../../embedding/centroid';
+import { unpackSparse, type SparseVector } from '../../embedding/sparse';
+import { descendingBits, POSITION_RANGE } from './rank';
 import type { SharedApproximate } from './approximate';
 import { i32View } from './views';
 import type { KernelExports } from './kernel';
@@ -184,28 +186,7 @@ function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector
 function storedQueryTerms(terms: SharedTerms, rows: Int32Array): SparseVector {
   const { packed } = packTermsOf(terms, rows);
   if (rows.length === 1) return { ids: packed.ids, weights: packed.weights };
-  const sum = new Map<number, number>();
-  for (let k = 0; k < packed.ids.length; k++) sum.set(packed.ids[k]!, (sum.get(packed.ids[k]!) ?? 0) + packed.weights[k]!);
-  const ids = Uint32Array.from([...sum.keys()].sort((a, b) => a - b));
-  const weights = Float32Array.from(ids, (id) => sum.get(id)!);
-  let norm = 0;
-  for (const w of weights) norm += w * w;
-  norm = Math.sqrt(norm) || 1;
-  for (let i = 0; i < weights.length; i++) weights[i] /= norm;
-  return { ids, weights };
-}
-
-const floatView = new Float32Array(1);
-const bitsView = new Uint32Array(floatView.buffer);
-/** Positions fit in the low 21 bits of a sort key: 32 bits of score above them stay below 2^53 (exact in a double). */
-const POSITION_RANGE = 2 ** 21;
-
-/** A float's bits as an integer that sorts the other way round from the float (best score: smallest key). */
-function descendingBits(score: number): number {
-  floatView[0] = score + 0;
-  const bits = bitsView[0]!;
-  const ascending = bits & 0x80000000 ? ~bits >>> 0 : (bits | 0x80000000) >>> 0;
-  return 0xffffffff - ascending;
+  return sparseCentroid(unpackSparse(packed));
 }
 
 /**

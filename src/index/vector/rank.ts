@@ -1,11 +1,11 @@
 /** Positions fit in the low 21 bits of a sort key: 32 bits of score above them stay below 2^53 (exact in a double). */
-const POSITION_RANGE = 2 ** 21;
+export const POSITION_RANGE = 2 ** 21;
 
 const floatView = new Float32Array(1);
 const bitsView = new Uint32Array(floatView.buffer);
 
 /** A float's bits as an integer that sorts the other way round from the float (best score: smallest key). */
-function descendingBits(score: number): number {
+export function descendingBits(score: number): number {
   floatView[0] = score + 0; // -0 and +0 are the same score
   const bits = bitsView[0]!;
   const ascending = bits & 0x80000000 ? ~bits >>> 0 : (bits | 0x80000000) >>> 0;

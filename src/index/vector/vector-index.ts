@@ -512,9 +512,7 @@ export class VectorIndex {
     if (!this.approximateServesInPool(opts)) return undefined;
     const index = approx.shared();
     if (!index) return undefined;
-    const capped = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted + excluded);
-    const overfetch = opts.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
-    const fetch = approx.quantized ? Math.max(Math.ceil(capped * overfetch), capped + RESCORE_MIN_EXTRA) : capped;
+    const fetch = this.shortlistLength(approx, wanted + excluded, opts);
     const extraRows = this.rowsOf(approx.unapplied());
     // The shortlist must fit the slot's output area (directMax rows): a burst of writes beyond that is scanned.
     if (fetch + extraRows.length > this.store.layout.directMax) return undefined;
@@ -545,10 +543,7 @@ export class VectorIndex {
     q: Float32Array, wanted: number, allow: ReadonlySet<string> | undefined, exclude: ReadonlySet<string> | undefined, trial: Partial<ApproximateTrial>,
   ): Promise<Int32Array> {
     const approx = this.approx as ApproximateIndex;
-    const capped = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted);
-    // Lossy codes (SQ8) only shortlist: fetch more than wanted; the pool thread re-scores from the float32 rows.
-    const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
-    const fetch = approx.quantized ? Math.max(Math.ceil(capped * overfetch), capped + RESCORE_MIN_EXTRA) : capped;
+    const fetch = this.shortlistLength(approx, wanted, trial);
     // The changes FAISS lacks when the search starts: one applied while it runs may be missing from its answer.
     const unapplied = new Set(approx.unapplied());
     const { rows } = await approx.search(q, fetch, allow, trial.nprobe);
@@ -559,6 +554,16 @@ export class VectorIndex {
       if (row !== undefined) kept.push(row);
     }
     return Int32Array.from(kept);
+  }
+
+  /**
+   * How many labels to ask the approximate index for `wanted` hits: lossy codes (SQ8) only shortlist, so more than
+   * wanted (the tuned overfetch), re-scored exactly from the float32 rows.
+   */
+  private shortlistLength(approx: ApproximateIndex, wanted: number, trial: Partial<ApproximateTrial>): number {
+    const capped = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted);
+    const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
+    return approx.quantized ? Math.max(Math.ceil(capped * overfetch), capped + RESCORE_MIN_EXTRA) : capped;
   }
 
   private rowsOf(ids: Iterable<string>): Int32Array {
@@ -631,10 +636,7 @@ export class VectorIndex {
       }
     }
     const excluded = excludedRows.size;
-    const wanted = Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, k + excluded);
-    // Lossy codes (SQ8) only shortlist: fetch more than wanted and re-score the shortlist from the float32 rows.
-    const overfetch = trial.overfetch ?? approx.overfetch ?? RESCORE_OVERFETCH;
-    const fetch = approx.quantized ? Math.max(Math.ceil(wanted * overfetch), wanted + RESCORE_MIN_EXTRA) : wanted;
+    const fetch = this.shortlistLength(approx, k + excluded, trial);
     // The changes FAISS lacks when the search starts: one applied while it runs may be missing from its answer.
     const unapplied = new Set(approx.unapplied());
     const shortlist = await approx.search(q, fetch, allow, trial.nprobe);
