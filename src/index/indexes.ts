@@ -14,8 +14,8 @@ import { KeywordWorkerHost } from './keyword/host';
 import type { StoredVersions } from './keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
-import { trimAllocator } from '../ops/memory-addon';
-import type { IndexMemoryUse } from '../ops/memory';
+import { trimAllocator } from '../runtime/memory-addon';
+import type { IndexMemoryUse } from '../runtime/memory';
 import type { ModelInfo } from '../embedding';
 
 /** A key's content index against its stored documents (GET /healthz, the dashboard). */
