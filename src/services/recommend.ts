@@ -1,5 +1,4 @@
 import { notFound } from '../errors';
-import type { DocumentRecord } from '../domain';
 import { candidateIds, matches } from '../index/filter';
 import { requestFilter } from './filter';
 import type { SearchLimits, Similar } from '../index/content';
@@ -67,10 +66,8 @@ export function searchLimits(indexes: TenantIndexes, options: CandidateOptions, 
   return { exclude, allow };
 }
 
-async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<DocumentRecord[]> {
-  const docs = await ctx.store.documents.getMany(ids);
-  if (docs.some((d) => d === undefined)) throw notFound('Document');
-  return docs as DocumentRecord[];
+async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<void> {
+  if ((await ctx.store.documents.existMany(ids)).includes(false)) throw notFound('Document');
 }
 
 /** Documents like stored ones (read from the index: their vectors and terms as stored). */
