@@ -150,7 +150,8 @@ async function suggestTags(ctx: TenantContext, text: string, neighbours: Similar
   if (modelWeight > 0) {
     // The top `number` of the blend lies within the model's top `number + skipped + voted` and the voted tags.
     const limit = number + skip.size + votes.size;
-    for (const { tag, probability } of model.score(text, limit, new Set(votes.keys()))) {
+    const analysed = await indexes.termCountsOf(text, model.languageHint);
+    for (const { tag, probability } of model.scoreTerms(analysed, limit, new Set(votes.keys()))) {
       scores.set(tag, (scores.get(tag) ?? 0) + modelWeight * probability);
     }
   }
