@@ -1,4 +1,4 @@
-import type { WorkerPool } from '../../pool';
+import type { WorkerPool } from '../pool';
 import type { VectorSearchTask } from './scan-task';
 import type { Hit } from './approximate';
 import { SharedVectorStore } from './shared-store';

@@ -1,7 +1,7 @@
-import type { SerializedModel } from '../../embedding/serialize';
-import type { SparseSpans } from '../../embedding/rerank';
-import { sparseCentroid } from '../../embedding/centroid';
-import { unpackSparse, type SparseVector } from '../../embedding/sparse';
+import type { SerializedModel } from '../embedding/serialize';
+import type { SparseSpans } from '../embedding/rerank';
+import { sparseCentroid } from '../embedding/centroid';
+import { unpackSparse, type SparseVector } from '../embedding/sparse';
 import { descendingBits, POSITION_RANGE } from './rank';
 import type { SharedApproximate } from './approximate';
 import { i32View } from './views';
