@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import { WorkerPool } from '../src/pool';
-import { VectorIndex } from '../src/index/vector';
+import { VectorIndex } from '../src/vector';
 import { seededRandom } from '../src/random';
 
 const DATA = path.resolve(__dirname, '..', '..', '..', 'shared', 'data');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { embedBatch, fitModelSync, loadWordVectors, packSparse, rankByScore, rerankCandidates, serializeModel, usesSecondStage } from '../src/embedding';
 import type { LsaModel } from '../src/embedding/model';
-import { VectorIndex } from '../src/index/vector';
+import { VectorIndex } from '../src/vector';
 import { combinedQuery } from '../src/index/rerank-query';
 import { seededRandom } from '../src/random';
 import { evenSample } from './quality';

@@ -2,9 +2,9 @@ import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { ModelCache } from '../src/embedding/model-cache';
 import { rerankCandidates } from '../src/embedding/rerank';
 import { combinedQuery } from '../src/index/rerank-query';
-import { KernelCache } from '../src/index/vector/kernel-cache';
-import { answerQuery, type Embed, type QueryResult, type QueryStages, type QueryTask, type Rerank } from '../src/index/vector/query-task';
-import { loadFaissAddon } from '../src/index/vector/faiss-addon';
+import { KernelCache } from '../src/vector/kernel-cache';
+import { answerQuery, type Embed, type QueryResult, type QueryStages, type QueryTask, type Rerank } from '../src/vector/query-task';
+import { loadFaissAddon } from '../src/vector/faiss-addon';
 import { denseCentroid } from '../src/embedding/centroid';
 import { embedBatch } from '../src/embedding/embed';
 
@@ -33,7 +33,7 @@ const embed: Embed = (bytes, texts) => {
 /** FAISS searches of the main thread's approximate indexes, by their shared numbers (null: no addon, or closed). */
 const searchShared: QueryStages['searchShared'] = (handle, query, k, nprobe) => loadFaissAddon()?.searchShared(handle, query, k, nprobe) ?? null;
 
-/** One content query, whole: search, candidates, second stage (src/index/vector/query-task.ts). */
+/** One content query, whole: search, candidates, second stage (src/vector/query-task.ts). */
 export default function contentSearch(task: QueryTask): QueryResult {
   const result = answerQuery(task, kernels.of(task.store, task.memory), { rerank, embed, searchShared });
   return move({ [transferableSymbol]: [result.rows.buffer, result.scores.buffer], [valueSymbol]: result }) as unknown as QueryResult;

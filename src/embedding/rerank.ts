@@ -64,18 +64,20 @@ export function rerankCandidates(query: SparseVector, candidates: PackedSparse |
   if (rows && !Number.isInteger(dim)) throw new Error('candidateVectors must hold one row per candidate');
   const feedbackOf = options.denseFeedbackOf;
   const mu = (rows || feedbackOf) && m > 0 ? (options.denseFeedbackWeight ?? 1) : 0;
+  const weights = scratchFor(query);
+  scatter(weights, query.ids, query.weights);
   const direct = new Float32Array(count);
-  withScratch(query, (weights) => {
-    for (let c = 0; c < count; c++) direct[c] = gatherDot(weights, packed, c);
-  });
+  gatherInto(weights, packed, 1, direct);
+  unscatter(weights, query.ids);
   const feedback = new Float32Array(count);
   const denseFeedback = new Float32Array(count);
   if (m > 0) {
     const top = bestPositions(direct, m);
-    const sum = sparseSum(packed, top);
-    withScratch(sum, (weights) => {
-      for (let c = 0; c < count; c++) feedback[c] = gatherDot(weights, packed, c) / m;
-    });
+    // The feedback documents' terms summed where the query's were (one pass each, no map of ids).
+    const feedbackWeights = scratchFor(...top.map((c) => ({ ids: packed.ids.subarray(packed.starts[c]!, packed.ends[c]!) })));
+    for (const c of top) scatterAdd(feedbackWeights, packed, c);
+    gatherInto(feedbackWeights, packed, m, feedback);
+    for (const c of top) unscatter(feedbackWeights, packed.ids.subarray(packed.starts[c]!, packed.ends[c]!));
     if (feedbackOf && mu > 0) denseFeedback.set(feedbackOf(top));
     else if (rows && mu > 0) denseFeedbackInto(rows, dim, top, denseFeedback);
   }
@@ -93,27 +95,44 @@ export function rerankCandidates(query: SparseVector, candidates: PackedSparse |
  */
 let scratch = new Float32Array(0);
 
-function withScratch(v: SparseVector, use: (weights: Float32Array) => void): void {
-  const maxId = v.ids.length > 0 ? v.ids[v.ids.length - 1]! : 0;
+/** The scratch, grown to hold every id of `vectors` (ids ascending within each). */
+function scratchFor(...vectors: ReadonlyArray<{ ids: Uint32Array }>): Float32Array {
+  let maxId = 0;
+  for (const v of vectors) if (v.ids.length > 0) maxId = Math.max(maxId, v.ids[v.ids.length - 1]!);
   if (scratch.length <= maxId) scratch = new Float32Array(Math.max(maxId + 1, scratch.length * 2));
-  for (let k = 0; k < v.ids.length; k++) scratch[v.ids[k]!] = v.weights[k]!;
-  try {
-    use(scratch);
-  } finally {
-    for (let k = 0; k < v.ids.length; k++) scratch[v.ids[k]!] = 0;
-  }
+  return scratch;
 }
 
-/** Dot product of the scattered `weights` with candidate `c`. */
-function gatherDot(weights: Float32Array, packed: SparseSpans, c: number): number {
-  let s = 0;
-  const n = weights.length;
+function scatter(weights: Float32Array, ids: Uint32Array, values: Float32Array): void {
+  for (let k = 0; k < ids.length; k++) weights[ids[k]!] = values[k]!;
+}
+
+/** Adds candidate c's terms to the scratch. */
+function scatterAdd(weights: Float32Array, packed: SparseSpans, c: number): void {
   const { ids, weights: values } = packed;
-  for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) {
-    const id = ids[k]!;
-    if (id < n) s += weights[id]! * values[k]!;
+  for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) weights[ids[k]!]! += values[k]!;
+}
+
+function unscatter(weights: Float32Array, ids: Uint32Array): void {
+  for (let k = 0; k < ids.length; k++) weights[ids[k]!] = 0;
+}
+
+/**
+ * out[c] = (dot product of the scattered `weights` with candidate c) / divisor, for every candidate: the second
+ * stage's hot loop, kept monomorphic (typed arrays only, no closure; a session probe: 15 % faster than a call per
+ * candidate through an object).
+ */
+function gatherInto(weights: Float32Array, packed: SparseSpans, divisor: number, out: Float32Array): void {
+  const { starts, ends, ids, weights: values } = packed;
+  const n = weights.length;
+  for (let c = 0; c < out.length; c++) {
+    let s = 0;
+    for (let k = starts[c]!, end = ends[c]!; k < end; k++) {
+      const id = ids[k]!;
+      if (id < n) s += weights[id]! * values[k]!;
+    }
+    out[c] = s / divisor;
   }
-  return s;
 }
 
 /** out[c] = mean over the feedback rows f of dot(row f, row c). */
@@ -126,19 +145,6 @@ function denseFeedbackInto(rows: Float32Array, dim: number, feedbackRows: readon
     for (let j = 0; j < dim; j++) s += mean[j]! * rows[o + j]!;
     out[c] = s;
   }
-}
-
-/** Sum of the candidates at `positions` (ascending ids kept). */
-function sparseSum(packed: SparseSpans, positions: readonly number[]): SparseVector {
-  const acc = new Map<number, number>();
-  for (const c of positions) {
-    for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) {
-      const id = packed.ids[k]!;
-      acc.set(id, (acc.get(id) ?? 0) + packed.weights[k]!);
-    }
-  }
-  const ids = Uint32Array.from(acc.keys()).sort();
-  return { ids, weights: Float32Array.from(ids, (id) => acc.get(id)!) };
 }
 
 /** The positions of the `m` best scores, best first (ties: lower position first); a pass per position, not a sort (m is a few). */

@@ -131,6 +131,15 @@ export function modelInfo(bytes: SerializedModel): ModelInfo {
   return { kind: header.kind, id: header.id, dim: header.dim, version, fittedDocs, shape: header.shape ?? shapeBySize(header.kind, header.dim, fittedDocs) };
 }
 
+/**
+ * The bytes that identify a model (its format and header: id, dimensions, shape), read in place: comparing them
+ * tells a model already decoded without parsing its header (a pool thread sees the same model on every query).
+ */
+export function identityBytes(bytes: SerializedModel): Buffer {
+  const headerLength = bytes.byteLength >= 12 ? new DataView(bytes.buffer, bytes.byteOffset, 12).getUint32(8, true) : 0;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 12 + headerLength));
+}
+
 function readHeader(bytes: SerializedModel): { header: Header; version: number; headerEnd: number } {
   if (bytes.byteLength < 12 || Buffer.from(bytes.buffer, bytes.byteOffset, 4).toString('latin1') !== MAGIC) {
     throw new Error('not a serialized embedding model');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PackedSparse, SerializedModel } from '../embedding';
 import { readWholeFile } from './whole-file';
-import { VectorIndex, type VectorIndexOptions } from './vector';
+import { VectorIndex, type VectorIndexOptions } from '../vector';
 
 /** What a content snapshot records besides the vectors: which model made them, and when. */
 export interface SnapshotMeta {

@@ -8,9 +8,9 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { VectorIndex, type QueryTerms, type SearchOptions, type TextQuery } from './vector';
+import { VectorIndex, type QueryTerms, type SearchOptions, type TextQuery } from '../vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
-import { FreshAnswers } from './vector/fresh-answers';
+import { FreshAnswers } from '../vector/fresh-answers';
 
 export interface ContentSettings {
   /** Candidates the vector index returns for the second stage (TF-IDF rerank). */

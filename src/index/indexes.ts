@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DocumentRecord } from '../domain';
 import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
+import type { TermCounts, TermCountsTask } from '../text/term-counts-task';
 import type { Change, ChangeBus } from '../storage/changes';
 import type { Storage, TenantStore } from '../storage';
 import { TenantContent, type ContentSettings } from './content';
@@ -85,7 +86,7 @@ export class TenantIndexes {
 
   constructor(
     private readonly store: TenantStore,
-    pool: WorkerPool,
+    private readonly pool: WorkerPool,
     settings: ContentSettings,
     private readonly logger: Logger,
     /** The keyword indexes of every key live in one worker thread, each under its tenant id. */
@@ -103,6 +104,12 @@ export class TenantIndexes {
     this.ready = Promise.all([this.documentsLoaded, this.content.ready]).then(() => undefined);
     this.ready.then(() => (this.isReady = true), () => undefined);
     this.ready.finally(() => (this.versions = undefined)).catch(() => undefined);
+  }
+
+  /** A text's terms and their counts, analysed in a pool thread (in `hint`'s language when too short to tell). */
+  termCountsOf(text: string, hint?: string): Promise<TermCounts> {
+    const task: TermCountsTask = hint === undefined ? { text } : { text, hint };
+    return this.pool.run<TermCounts>('term-counts', task);
   }
 
   /** The taggings, into the facts (before any document is read). */

@@ -273,15 +273,26 @@ export class TagModel {
    * text's terms, then over the tags that saw each of them (a multiply-add each), then one ln per tag.
    */
   score(text: string, limit = Infinity, include?: ReadonlySet<string>): TagScore[] {
+    const counted = countTerms(analyze(text, { hint: this.mainLanguage() }).terms);
+    return this.scoreTerms({ terms: [...counted.keys()], counts: Uint32Array.from(counted.values()) }, limit, include);
+  }
+
+  /** The language a text too short to tell its own is analysed in for `scoreTerms` (the documents' main one). */
+  get languageHint(): string | undefined {
+    return this.mainLanguage();
+  }
+
+  /** As `score`, for a text analysed already (in a pool thread, with `languageHint`): its terms and their counts. */
+  scoreTerms(analysed: { terms: readonly string[]; counts: ArrayLike<number> }, limit = Infinity, include?: ReadonlySet<string>): TagScore[] {
     const live = this.tagIndex.size;
     if (live === 0) return [];
     const { alpha, temperature } = this.options;
-    // Term id → count: one vocabulary lookup per token, small-integer keys after that.
+    // Term id → count: one vocabulary lookup per term, small-integer keys after that.
     const counts = new Map<number, number>();
-    for (const term of analyze(text, { hint: this.mainLanguage() }).terms) {
+    analysed.terms.forEach((term, i) => {
       const id = this.vocabulary.get(term);
-      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
-    }
+      if (id !== undefined) counts.set(id, analysed.counts[i]!);
+    });
     if (counts.size === 0) return [];
     let norm = 0;
     for (const count of counts.values()) norm += Math.log1p(count) ** 2;

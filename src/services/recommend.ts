@@ -1,5 +1,4 @@
 import { notFound } from '../errors';
-import type { DocumentRecord } from '../domain';
 import { candidateIds, matches } from '../index/filter';
 import { requestFilter } from './filter';
 import type { SearchLimits, Similar } from '../index/content';
@@ -67,10 +66,8 @@ export function searchLimits(indexes: TenantIndexes, options: CandidateOptions, 
   return { exclude, allow };
 }
 
-async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<DocumentRecord[]> {
-  const docs = await ctx.store.documents.getMany(ids);
-  if (docs.some((d) => d === undefined)) throw notFound('Document');
-  return docs as DocumentRecord[];
+async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<void> {
+  if ((await ctx.store.documents.existMany(ids)).includes(false)) throw notFound('Document');
 }
 
 /** Documents like stored ones (read from the index: their vectors and terms as stored). */
@@ -153,7 +150,8 @@ async function suggestTags(ctx: TenantContext, text: string, neighbours: Similar
   if (modelWeight > 0) {
     // The top `number` of the blend lies within the model's top `number + skipped + voted` and the voted tags.
     const limit = number + skip.size + votes.size;
-    for (const { tag, probability } of model.score(text, limit, new Set(votes.keys()))) {
+    const analysed = await indexes.termCountsOf(text, model.languageHint);
+    for (const { tag, probability } of model.scoreTerms(analysed, limit, new Set(votes.keys()))) {
       scores.set(tag, (scores.get(tag) ?? 0) + modelWeight * probability);
     }
   }

@@ -16,6 +16,8 @@ export const ALL: Page = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
 export interface EntityTable<T extends { id: string }, F extends keyof T = never> {
   get(id: string): Promise<T | undefined>;
   getMany(ids: readonly string[]): Promise<Array<T | undefined>>;
+  /** Whether each id has a record (read without decoding the records). */
+  existMany(ids: readonly string[]): Promise<boolean[]>;
   /** Inserts unless the id is taken; resolves false when it is. */
   insert(record: T): Promise<boolean>;
   /** Replaces an existing record, keeping its place in the listing; resolves false when absent. */

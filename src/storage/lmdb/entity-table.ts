@@ -67,6 +67,10 @@ export class LmdbEntityTable<T extends { id: string }, F extends keyof T = never
     return ids.map((id) => this.records.get(this.key(id))?.record);
   }
 
+  async existMany(ids: readonly string[]): Promise<boolean[]> {
+    return ids.map((id) => this.records.doesExist(this.key(id)));
+  }
+
   insert(record: T): Promise<boolean> {
     return this.root.transaction(() => {
       const key = this.key(record.id);

@@ -22,6 +22,12 @@ export class MongoEntityTable<T extends { id: string }, F extends keyof T & stri
     return ids.map((id) => byId.get(id));
   }
 
+  async existMany(ids: readonly string[]): Promise<boolean[]> {
+    const rows = await this.rows.find({ t: this.tenant, id: { $in: [...ids] } }, { projection: { _id: 0, id: 1 } }).toArray();
+    const found = new Set(rows.map((row) => row.id as string));
+    return ids.map((id) => found.has(id));
+  }
+
   async insert(record: T): Promise<boolean> {
     try {
       await this.rows.insertOne({ t: this.tenant, id: record.id, o: nextListOrder(), r: record });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VectorIndex, type ApproximateTrial } from '../../../src/index/vector';
+import { VectorIndex, type ApproximateTrial } from '../../../src/vector';
 import { WorkerPool } from '../../../src/pool';
 import { randomUnit, referenceTopK, rng } from './helpers';
 

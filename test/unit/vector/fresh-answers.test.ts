@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { FreshAnswers } from '../../../src/index/vector/fresh-answers';
+import { FreshAnswers } from '../../../src/vector/fresh-answers';
 
 describe('answers reused while the index is unchanged (FreshAnswers)', () => {
   it('computes once per query until the index changes, and again after', async () => {

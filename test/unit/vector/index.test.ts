@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WorkerPool } from '../../../src/pool';
 import { packSparse, type SparseVector } from '../../../src/embedding';
-import { VectorIndex } from '../../../src/index/vector';
+import { VectorIndex } from '../../../src/vector';
 import { dot, randomUnit, referenceTopK, rng } from './helpers';
 
 function sameHits(got: Array<{ id: string; score: number }>, want: Array<{ id: string; score: number }>): void {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SharedVectorStore } from '../../../src/index/vector/shared-store';
+import { SharedVectorStore } from '../../../src/vector/shared-store';
 import { dot, randomUnit, rng } from './helpers';
 
 function layoutOptions(dim: number) {

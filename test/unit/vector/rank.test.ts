@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rankDescending } from '../../../src/index/vector/rank';
+import { rankDescending } from '../../../src/vector/rank';
 import { seededRandom } from '../../../src/random';
 
 /** The order a comparator sort gives: score descending, ties by key ascending. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SharedVectorStore } from '../../../src/index/vector/shared-store';
+import { SharedVectorStore } from '../../../src/vector/shared-store';
 import { randomUnit, rng } from './helpers';
 
 const layoutOptions = (dim: number) => ({ dim, kMax: 64, shardsMax: 2, slots: 2, maskSlots: 1, directMax: 64, batchMax: 4, maxRows: 100_000 });

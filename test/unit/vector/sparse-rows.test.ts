@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { unpackSparse, type SparseVector } from '../../../src/embedding';
-import { SparseRows } from '../../../src/index/vector/sparse-rows';
+import { SparseRows } from '../../../src/vector/sparse-rows';
 import { seededRandom } from '../../../src/random';
 
 function randomRow(next: () => number): SparseVector {

@@ -1,5 +1,5 @@
-import type { WorkerPool } from '../../pool';
-import type { VectorSearchTask } from '../../../workers/vector-search';
+import type { WorkerPool } from '../pool';
+import type { VectorSearchTask } from './scan-task';
 import type { Hit } from './approximate';
 import { SharedVectorStore } from './shared-store';
 import { SlotPool } from './slot-pool';

@@ -1,4 +1,4 @@
-import { loadNativeBuild } from '../../native-build';
+import { loadNativeBuild } from '../native-build';
 
 export interface FaissSearchParams {
   nprobe?: number;

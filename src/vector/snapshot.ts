@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { PackedSparse } from '../../embedding/sparse';
+import type { PackedSparse } from '../embedding/sparse';
 import { SharedVectorStore } from './shared-store';
 
 /*

@@ -1,13 +1,13 @@
-import type { WorkerPool } from '../../pool';
+import type { WorkerPool } from '../pool';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
-import type { PackedSparse, SparseVector } from '../../embedding/sparse';
+import type { PackedSparse, SparseVector } from '../embedding/sparse';
 import { rankDescending } from './rank';
 import { SparseRows } from './sparse-rows';
 import type { ApproximateSearch, QueryResult, QueryTask, SecondStage } from './query-task';
-import type { SerializedModel } from '../../embedding/serialize';
+import type { SerializedModel } from '../embedding/serialize';
 import { byScoreDesc, EXACT_MASK_SLOTS, EXCLUDE_OVERFETCH_MAX, ExactSearch } from './exact-search';
 import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
@@ -428,7 +428,7 @@ export class VectorIndex {
   }
 
   /**
-   * The k ids nearest `query`, best first (ties by id), answered whole by one pool task (src/index/vector/query-task.ts):
+   * The k ids nearest `query`, best first (ties by id), answered whole by one pool task (src/vector/query-task.ts):
    * the scan or the approximate shortlist's re-scoring, and with `second` the candidates' second stage, all read from
    * shared memory in the pool thread. This thread only turns ids into rows before and rows into ids after (and asks
    * FAISS for a shortlist, which runs off the event loop). Needs the index's pool; `second` needs its terms.

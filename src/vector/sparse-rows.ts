@@ -1,5 +1,5 @@
-import type { SparseSpans } from '../../embedding/rerank';
-import type { PackedSparse, SparseVector } from '../../embedding/sparse';
+import type { SparseSpans } from '../embedding/rerank';
+import type { PackedSparse, SparseVector } from '../embedding/sparse';
 import { readTermsFileInto, SNAPSHOT_SLICE, type TermsFile } from './snapshot';
 import { f32View, u32View } from './views';
 

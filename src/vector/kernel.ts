@@ -18,7 +18,7 @@ export interface KernelExports {
 export function kernelPath(): string {
   const fromEnv = process.env.KINDRED_KERNEL_WASM;
   if (fromEnv) return fromEnv;
-  // compiled layout: dist/src/index/vector/kernel.js → repo root is four levels up
+  // compiled layout: dist/src/vector/kernel.js → the repo root is three levels up
   let dir = __dirname;
   for (let i = 0; i < 6; i++) {
     const candidate = path.join(dir, 'native', 'build', 'kernel.wasm');

@@ -408,7 +408,7 @@ export class ApproximateIndex {
   }
 
   /**
-   * What a pool thread needs to search this index itself (src/index/vector/query-task.ts): the FAISS index's number
+   * What a pool thread needs to search this index itself (src/vector/query-task.ts): the FAISS index's number
    * in the process (searchShared) and the label → row table. Undefined until ready.
    */
   shared(): SharedApproximate | undefined {
