@@ -91,68 +91,45 @@ export function rerankCandidates(query: SparseVector, candidates: PackedSparse |
 
 /**
  * Dense scratch indexed by term id (grown on demand, kept zeroed between uses): scattering one side once makes
- * every dot product a gather over the candidate's terms only. `marks` has a bit per id set where the scratch holds
- * a weight: a candidate's terms mostly miss the query's, and testing a bit (the marks fit in the first-level cache)
- * skips the weight's load and the multiply-add for them (a session probe: 1.75× faster at a 2–5 % hit rate).
+ * every dot product a gather over the candidate's terms only.
  */
 let scratch = new Float32Array(0);
-let marks = new Int32Array(0);
-
-interface Scratch {
-  weights: Float32Array;
-  marks: Int32Array;
-}
 
 /** The scratch, grown to hold every id of `vectors` (ids ascending within each). */
-function scratchFor(...vectors: ReadonlyArray<{ ids: Uint32Array }>): Scratch {
+function scratchFor(...vectors: ReadonlyArray<{ ids: Uint32Array }>): Float32Array {
   let maxId = 0;
   for (const v of vectors) if (v.ids.length > 0) maxId = Math.max(maxId, v.ids[v.ids.length - 1]!);
-  if (scratch.length <= maxId) {
-    scratch = new Float32Array(Math.max(maxId + 1, scratch.length * 2));
-    marks = new Int32Array((scratch.length >> 5) + 1);
-  }
-  return { weights: scratch, marks };
+  if (scratch.length <= maxId) scratch = new Float32Array(Math.max(maxId + 1, scratch.length * 2));
+  return scratch;
 }
 
-function scatter({ weights, marks }: Scratch, ids: Uint32Array, values: Float32Array): void {
-  for (let k = 0; k < ids.length; k++) {
-    const id = ids[k]!;
-    weights[id] = values[k]!;
-    marks[id >>> 5]! |= 1 << (id & 31);
-  }
+function scatter(weights: Float32Array, ids: Uint32Array, values: Float32Array): void {
+  for (let k = 0; k < ids.length; k++) weights[ids[k]!] = values[k]!;
 }
 
 /** Adds candidate c's terms to the scratch. */
-function scatterAdd({ weights, marks }: Scratch, packed: SparseSpans, c: number): void {
+function scatterAdd(weights: Float32Array, packed: SparseSpans, c: number): void {
   const { ids, weights: values } = packed;
-  for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) {
-    const id = ids[k]!;
-    weights[id]! += values[k]!;
-    marks[id >>> 5]! |= 1 << (id & 31);
-  }
+  for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) weights[ids[k]!]! += values[k]!;
 }
 
-/** Zeroes the scratch at `ids` (and every mark of their words: one vector is scattered at a time). */
-function unscatter({ weights, marks }: Scratch, ids: Uint32Array): void {
-  for (let k = 0; k < ids.length; k++) {
-    weights[ids[k]!] = 0;
-    marks[ids[k]! >>> 5] = 0;
-  }
+function unscatter(weights: Float32Array, ids: Uint32Array): void {
+  for (let k = 0; k < ids.length; k++) weights[ids[k]!] = 0;
 }
 
 /**
- * out[c] = (dot product of the scattered weights with candidate c) / divisor, for every candidate: the second
- * stage's hot loop, kept monomorphic (typed arrays only, no closure; a session probe: 15 % faster than a call per
+ * out[c] = (dot product of the scattered `weights` with candidate c) / divisor, for every candidate: the second
+ * stage's hot loop, kept monomorphic (typed arrays only, no closure; a session probe on 20NG candidates: 0.88× the time of a call per
  * candidate through an object).
  */
-function gatherInto({ weights, marks }: Scratch, packed: SparseSpans, divisor: number, out: Float32Array): void {
+function gatherInto(weights: Float32Array, packed: SparseSpans, divisor: number, out: Float32Array): void {
   const { starts, ends, ids, weights: values } = packed;
   const n = weights.length;
   for (let c = 0; c < out.length; c++) {
     let s = 0;
     for (let k = starts[c]!, end = ends[c]!; k < end; k++) {
       const id = ids[k]!;
-      if (id < n && (marks[id >>> 5]! & (1 << (id & 31))) !== 0) s += weights[id]! * values[k]!;
+      if (id < n) s += weights[id]! * values[k]!;
     }
     out[c] = s / divisor;
   }
