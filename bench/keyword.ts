@@ -6,10 +6,10 @@ import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import MiniSearch from 'minisearch';
-import { KeywordDocument } from '../src/index/keyword/document';
-import { KeywordIndex } from '../src/index/keyword/index';
-import { analyze } from '../src/index/keyword/analyzer';
-import { KeywordWorkerHost } from '../src/index/keyword/host';
+import { KeywordDocument } from '../src/keyword/document';
+import { KeywordIndex } from '../src/keyword/index';
+import { analyze } from '../src/keyword/analyzer';
+import { KeywordWorkerHost } from '../src/keyword/host';
 
 /**
  * bench:keyword — the keyword engine on Debian package descriptions (63k real texts), beside

@@ -661,7 +661,7 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
     matrixTable(size, specs, cells);
     derivedRows(size, cells);
     const similar = specs.find((s) => s.name === 'similar');
-    if (WORKERS.length && prepared && kindred && similar) kindred = await workerSweep(corpus, prepared.dir, kindred, similar, feeds.get('similar')!);
+    if (WORKERS.length && prepared && kindred && similar) kindred = await workerSweep(corpus, prepared.dir, kindred, feeds.get('similar')!);
   } finally {
     if (kindred) await halt(kindred);
     if (bare) {
@@ -681,7 +681,7 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
 }
 
 /** The similar path with KINDRED_WORKERS at each of BENCH_WORKERS, the server restarted on the same data; returns the server left running. */
-async function workerSweep(corpus: Corpus, dir: string, running: KindredProcess, spec: PathSpec, feed: Feed): Promise<KindredProcess> {
+async function workerSweep(corpus: Corpus, dir: string, running: KindredProcess, feed: Feed): Promise<KindredProcess> {
   let kindred = running;
   const rows: string[] = [];
   for (const workers of WORKERS) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { BusyError } from './errors';
-import { TaskStats } from './ops/task-stats';
+import { TaskStats } from './runtime/task-stats';
 
 /** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
 export type TaskKind = string;

@@ -5,8 +5,8 @@ import { loadConfig, type Config } from './config';
 import { defaultContentSettings } from './index/content';
 import { prepareWordVectors } from './embedding';
 import { Indexes } from './index/indexes';
-import { memoryParts } from './ops/memory';
-import { tuneAllocator } from './ops/memory-addon';
+import { memoryParts } from './runtime/memory';
+import { tuneAllocator } from './runtime/memory-addon';
 import { leaseCoordinator } from './jobs/cron-coordinator';
 import { scheduleTraining } from './jobs/train-schedule';
 import { Metrics } from './http/metrics';
@@ -29,7 +29,7 @@ import { ArticleService } from './services/articles';
 import { ClusterService } from './services/clusters';
 import { TenantApis } from './services/tenant';
 import { Operations } from './ops/operations';
-import { ScheduleBoard } from './ops/schedules';
+import { ScheduleBoard } from './runtime/schedules';
 
 const VERSIONS: Record<string, ApiVersion> = { v6, v5, v3, v2, v1 };
 

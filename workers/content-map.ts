@@ -1,16 +1,5 @@
 import { fitContentMap, type ContentMap } from '../src/models/hybrid/content-map';
-
-export interface ContentMapTask {
-  /** Content vectors of the key's documents: rows of `dim`, in the order of `ids`. */
-  vectors: Float32Array;
-  ids: string[];
-  dim: number;
-  /** The model's documents, in the order of its factor rows. */
-  itemIds: string[];
-  itemFactors: Float32Array;
-  k: number;
-  ridge: number;
-}
+import type { ContentMapTask } from '../src/models/hybrid/protocol';
 
 /** Fits the cold-start map (content → item factors) on the documents the model was trained on. */
 export default function contentMap(task: ContentMapTask): ContentMap | null {

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { IndexMemoryUse, MemoryParts } from '../ops/memory';
+import type { IndexMemoryUse, MemoryParts } from '../runtime/memory';
 import type { JobStateCount } from '../ops/operations';
-import { RequestStats } from '../ops/request-stats';
+import { RequestStats } from '../runtime/request-stats';
 import type { WorkerPool } from '../pool';
 
 /** Prometheus metrics of one process: requests by route, latency, worker pool and its tasks, indexes, jobs. */

@@ -6,7 +6,7 @@ import { HybridRecommender } from '../models/hybrid/recommender';
 import { deserialiseModel } from '../models/hybrid/serialise';
 import type { HybridModel } from '../models/hybrid/model';
 import type { ContentMap } from '../models/hybrid/content-map';
-import type { ContentMapTask } from '../../workers/content-map';
+import type { ContentMapTask } from '../models/hybrid/protocol';
 import type { TenantContent } from './content';
 
 export const HYBRID_MODEL_BLOB = 'hybrid';

@@ -10,13 +10,13 @@ import { TenantContent, type ContentSettings } from './content';
 import { DocumentFacts } from './facts';
 import { TenantHybrid } from './hybrid';
 import type { HybridRecommender } from '../models/hybrid/recommender';
-import type { KeywordDocument, KeywordHit, SearchOptions, SearchResponse } from './keyword';
-import { KeywordWorkerHost } from './keyword/host';
-import type { StoredVersions } from './keyword/protocol';
+import type { KeywordDocument, KeywordHit, SearchOptions, SearchResponse } from '../keyword';
+import { KeywordWorkerHost } from '../keyword/host';
+import type { StoredVersions } from '../keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
-import { trimAllocator } from '../ops/memory-addon';
-import type { IndexMemoryUse } from '../ops/memory';
+import { trimAllocator } from '../runtime/memory-addon';
+import type { IndexMemoryUse } from '../runtime/memory';
 import type { ModelInfo } from '../embedding';
 
 /** A key's content index against its stored documents (GET /healthz, the dashboard). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log';
-import type { KeywordWorkerHost } from './keyword/host';
+import type { KeywordWorkerHost } from '../keyword/host';
 import { readWholeFile } from './whole-file';
 
 /**

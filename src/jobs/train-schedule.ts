@@ -1,7 +1,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from '../log';
 import { DEFAULT_HYBRID_PARAMS } from '../models/hybrid/train';
-import type { ScheduleBoard } from '../ops/schedules';
+import type { ScheduleBoard } from '../runtime/schedules';
 import type { WorkerPool } from '../pool';
 import type { Storage } from '../storage';
 import type { RunCoordinator } from './cron-coordinator';

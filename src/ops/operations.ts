@@ -1,11 +1,11 @@
 import type { Indexes } from '../index/indexes';
 import type { WorkerPool } from '../pool';
 import type { Storage } from '../storage';
-import { ProcessSampler, type SampleSeries } from './process-stats';
-import type { EndpointFigures, RequestStats } from './request-stats';
-import type { ScheduleBoard, ScheduleView } from './schedules';
-import type { TaskKindFigures } from './task-stats';
-import { MAIN_THREAD, ThreadBusy } from './thread-busy';
+import { ProcessSampler, type SampleSeries } from '../runtime/process-stats';
+import type { EndpointFigures, RequestStats } from '../runtime/request-stats';
+import type { ScheduleBoard, ScheduleView } from '../runtime/schedules';
+import type { TaskKindFigures } from '../runtime/task-stats';
+import { MAIN_THREAD, ThreadBusy } from '../runtime/thread-busy';
 import { TenantFiguresCache, type ClusterModelFigures, type JobFigures, type TenantFigures } from './tenant-figures';
 
 /** Everything GET /dashboard/data.json answers. Durations are milliseconds, sizes bytes. */

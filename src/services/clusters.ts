@@ -93,7 +93,7 @@ export class ClusterService {
   private readonly indexLocks = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly storage: Storage,
+    storage: Storage,
     private readonly pool: WorkerPool,
     private readonly indexes: Indexes,
     private readonly logger: Logger,

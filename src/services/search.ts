@@ -2,7 +2,7 @@ import { badRequest } from '../errors';
 import type { DocumentRecord } from '../domain';
 import { filterToEsQuery } from '../index/filter';
 import { requestFilter } from './filter';
-import { QueryError, type SearchResponse } from '../index/keyword';
+import { QueryError, type SearchResponse } from '../keyword';
 import type { TenantContext } from './context';
 
 /** Runs the search in the key's keyword index, turning a malformed request into a 400. */

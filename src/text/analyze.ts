@@ -6,7 +6,7 @@ import { stem } from './stem';
 /**
  * The one analysis chain for recommendation features (embedding, second stage, tag model, cluster words,
  * the parser's keywords, v1's word count). The keyword index keeps Elasticsearch's `standard` analyzer
- * (src/index/keyword/analyzer.ts) over the same scanner, as its contract requires.
+ * (src/keyword/analyzer.ts) over the same scanner, as its contract requires.
  */
 
 const MIN_WORD = 2;

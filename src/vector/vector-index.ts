@@ -750,7 +750,7 @@ export class VectorIndex {
       ids = header.ids;
       meta = header.meta;
       extra = header.extra;
-    }, (first, count) => (index as VectorIndex).store.roomFor(count), (first, rows) => {
+    }, (_first, count) => (index as VectorIndex).store.roomFor(count), (first, rows) => {
       const ix = index as VectorIndex;
       ix.store.putMany(ids.slice(first, first + rows.length / ix.dim), rows);
     });

@@ -1,5 +1,4 @@
 import type { RouteDef } from '../../http/route';
-import { deleteAllData } from '../../services/data';
 import { noContent, route } from './handlers';
 
 export const deleteAllDataRoute = (): RouteDef => route('DELETE', '/delete-all-data', async (req) => {

@@ -1,4 +1,4 @@
-import { Type, type Static, type TProperties, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { ApiError, invalidId } from '../../errors';
 import type { DocumentRecord, UserRecord } from '../../domain';
 import { pagedReply, pageOf, paginationQuery } from '../../http/pagination';

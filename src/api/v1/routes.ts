@@ -1,9 +1,7 @@
 import { ApiError, badRequest } from '../../errors';
 import { isRecord, type DocumentRecord } from '../../domain';
 import type { ApiVersion, Reply, RequestContext, RouteDef } from '../../http/route';
-import * as documents from '../../services/documents';
 import { clientStringId } from '../../services/ids';
-import { deleteAllData } from '../../services/data';
 import * as recommend from '../../services/recommend';
 import { ok, route } from '../common/handlers';
 

@@ -1,7 +1,5 @@
 import type { ApiVersion, RouteDef } from '../../http/route';
 import { pagedReply, pageOf } from '../../http/pagination';
-import * as documents from '../../services/documents';
-import * as users from '../../services/users';
 import { deleteAllDataRoute } from '../common/admin';
 import { batchRoute } from '../common/batch';
 import { clusterRoutes } from '../common/cluster-routes';

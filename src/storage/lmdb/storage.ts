@@ -6,7 +6,7 @@ import { DOCUMENT_VERSION_FIELDS, type KeyStore, type KeyValueTable, type LeaseT
 import { LmdbEntityTable } from './entity-table';
 import { LmdbPairTable } from './pair-table';
 import { prefixRange } from './ranges';
-import { releaseMappedFile } from '../../ops/memory-addon';
+import { releaseMappedFile } from '../../runtime/memory-addon';
 
 function processAlive(pid: number): boolean {
   try {

@@ -5,7 +5,7 @@ import { MIN_DOCS_FOR_CORPUS_MODEL, type LsaModel } from '../../../src/embedding
 import { ModelCache } from '../../../src/embedding/model-cache';
 import { deserializeModel, modelInfo, serializeModel } from '../../../src/embedding/serialize';
 import { Vocabulary } from '../../../src/embedding/vocabulary';
-import { syntheticCorpus, TOPICS } from './corpus';
+import { syntheticCorpus } from './corpus';
 
 function norm(v: Float32Array): number {
   let s = 0;

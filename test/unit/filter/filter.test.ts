@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { candidateIds, Filter, FilterError, filterToEsQuery, matches, parseFilter } from '../../../src/index/filter/index';
-import { KeywordIndex } from '../../../src/index/keyword/index';
+import { KeywordIndex } from '../../../src/keyword/index';
 
 const docs = {
   a: { tags: ['news', 'tech'], published_at: '2024-03-10T12:00:00Z' },

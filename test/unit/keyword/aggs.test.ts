@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { QueryError } from '../../../src/index/keyword/index';
+import { QueryError } from '../../../src/keyword/index';
 import { smallIndex } from './fixtures';
 
 const aggs = (spec: Record<string, unknown>, query?: unknown): Record<string, unknown> =>

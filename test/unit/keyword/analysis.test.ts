@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { analyze, analyzeWithOffsets } from '../../../src/index/keyword/analyzer';
-import { parseDate, resolveDateMath } from '../../../src/index/keyword/datemath';
-import { QueryError } from '../../../src/index/keyword/errors';
-import { resolveMinimumShouldMatch } from '../../../src/index/keyword/msm';
+import { analyze, analyzeWithOffsets } from '../../../src/keyword/analyzer';
+import { parseDate, resolveDateMath } from '../../../src/keyword/datemath';
+import { QueryError } from '../../../src/keyword/errors';
+import { resolveMinimumShouldMatch } from '../../../src/keyword/msm';
 
 describe('keyword analyzer', () => {
   it('lowercases and splits on Unicode word boundaries like the standard tokenizer', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { KeywordIndex, type KeywordDocument } from '../../../src/index/keyword/index';
+import { KeywordIndex, type KeywordDocument } from '../../../src/keyword/index';
 import { seededRandom } from '../../../src/random';
-import { luceneLength } from '../../../src/index/keyword/norms';
+import { luceneLength } from '../../../src/keyword/norms';
 import { bm25, doc, smallIndex } from './fixtures';
 
 const close = (a: number, b: number): void => assert.ok(Math.abs(a - b) < 1e-4, `${a} != ${b}`);
@@ -197,7 +197,7 @@ describe('keyword BM25 scores', () => {
 
 describe('keyword sloppy phrase frequency (Lucene SloppyPhraseScorer)', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { sloppyPhraseFreq, exactPhraseFreq } = require('../../../src/index/keyword/exec') as typeof import('../../../src/index/keyword/exec');
+  const { sloppyPhraseFreq, exactPhraseFreq } = require('../../../src/keyword/exec') as typeof import('../../../src/keyword/exec');
   const u = (...xs: number[]): Uint32Array => Uint32Array.from(xs);
   it('counts minimal windows with 1/(1+distance)', () => {
     assert.equal(sloppyPhraseFreq([u(0), u(1)], 2), 1, 'exact match');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { KeywordIndex, QueryError } from '../../../src/index/keyword/index';
+import { KeywordIndex, QueryError } from '../../../src/keyword/index';
 import { doc, ids, smallIndex } from './fixtures';
 
 const sorted = (xs: string[]): string[] => [...xs].sort();

@@ -1,5 +1,5 @@
-import { KeywordDocument } from '../../../src/index/keyword/document';
-import { KeywordIndex } from '../../../src/index/keyword/index';
+import { KeywordDocument } from '../../../src/keyword/document';
+import { KeywordIndex } from '../../../src/keyword/index';
 
 export const T0 = '2024-01-01T00:00:00.000Z';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { KeywordWorkerHost } from '../../../src/index/keyword/host';
-import { QueryError } from '../../../src/index/keyword/errors';
-import { KeywordIndex } from '../../../src/index/keyword/index';
+import { KeywordWorkerHost } from '../../../src/keyword/host';
+import { QueryError } from '../../../src/keyword/errors';
+import { KeywordIndex } from '../../../src/keyword/index';
 import { ids, smallCorpus, doc } from './fixtures';
 
 describe('keyword index in its worker thread', () => {

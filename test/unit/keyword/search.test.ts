@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { KeywordIndex, QueryError, SearchHit } from '../../../src/index/keyword/index';
-import { MISSING_HIGH, MISSING_LOW } from '../../../src/index/keyword/sort';
+import { KeywordIndex, QueryError, SearchHit } from '../../../src/keyword/index';
+import { MISSING_HIGH, MISSING_LOW } from '../../../src/keyword/sort';
 import { doc, ids, smallCorpus, smallIndex, sourcesOf } from './fixtures';
 
 /** 200 docs with repeated dates and scores, so ties must be broken consistently. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TermTable } from '../../../src/index/keyword/term-table';
+import { TermTable } from '../../../src/keyword/term-table';
 
 describe('keyword term table', () => {
   it('gives ids in the order terms were added, finds them in any script, and nothing else', () => {

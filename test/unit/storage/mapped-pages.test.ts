@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DocumentRecord } from '../../../src/domain';
-import { releaseMappedFile } from '../../../src/ops/memory-addon';
+import { releaseMappedFile } from '../../../src/runtime/memory-addon';
 import { LmdbStorage } from '../../../src/storage/lmdb/storage';
 
 const doc = (id: string, text: string): DocumentRecord => ({

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkerPool } from '../../../src/pool';
-import { packSparse, unpackSparse, type SparseVector } from '../../../src/embedding';
+import { packSparse, type SparseVector } from '../../../src/embedding';
 import { VectorIndex } from '../../../src/vector';
 import { dot, randomUnit, referenceTopK, rng } from './helpers';
 

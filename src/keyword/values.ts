@@ -1,5 +1,5 @@
 import { QueryError } from './errors';
-import { isRecord } from '../../domain';
+import { isRecord } from '../domain';
 
 
 /** The single `{name: body}` entry of a clause object. */

@@ -1,7 +1,7 @@
 import { KeywordDocument } from './document';
-import type { KeywordSearch, SearchOptions } from './index';
+import type { KeywordSearch, SearchOptions } from './types';
 
-/** Messages between KeywordWorkerHost and workers/keyword.ts. */
+/** Messages between KeywordWorkerHost and its thread (thread.ts). */
 export type KeywordRequest =
   | { op: 'buildStart'; key: string }
   | { op: 'buildChunk'; key: string; docs: KeywordDocument[] }
@@ -45,5 +45,5 @@ export function transferOf(bytes: unknown): ArrayBuffer[] {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer] : [];
 }
 
-/** workerData that makes workers/keyword.ts serve an index (and not act when loaded otherwise). */
+/** workerData that makes thread.ts serve an index (and not act when loaded otherwise). */
 export const KEYWORD_WORKER_TAG = 'kindred-keyword-index';

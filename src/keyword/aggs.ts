@@ -4,7 +4,7 @@ import { QueryError } from './errors';
 import { KeywordField } from './fields';
 import { IndexStore } from './store';
 import { checkKeys, describe, intParam, stringParam } from './values';
-import { isRecord } from '../../domain';
+import { isRecord } from '../domain';
 
 /**
  * Aggregations in Elasticsearch's request and response shapes: terms, date_histogram, range,

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { tuneAllocator } from '../../../src/ops/memory-addon';
+import { tuneAllocator } from '../../../src/runtime/memory-addon';
 
 describe('malloc tuning (native/build/memory.node)', () => {
   it('is built and accepted by glibc', () => {

@@ -2,7 +2,7 @@
  * The keyword index's analyzer, as Elasticsearch's `standard` analyzer: the shared Unicode word
  * scanner (src/text/scan.ts), then lowercasing; no stop words, no stemming (the Elasticsearch contract).
  */
-import { scan } from '../../text/scan';
+import { scan } from '../text/scan';
 
 export interface Token {
   term: string;

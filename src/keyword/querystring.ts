@@ -1,10 +1,10 @@
 import { analyze } from './analyzer';
 import { MinMatch, Query } from './ast';
-import type { ParseContext } from './dsl';
+import type { ClauseParser, ParseContext } from './parse-context';
 import { QueryError } from './errors';
 import { expandTextFields } from './fieldres';
 import { asArray, checkKeys, describe, msmParam, numberParam, stringParam } from './values';
-import { isRecord } from '../../domain';
+import { isRecord } from '../domain';
 
 /*
  * query_string follows Lucene's classic query parser: clauses with modifiers (+, -, !, NOT),
@@ -19,6 +19,7 @@ interface Clause { occur: Occur; query: Query }
 
 interface Settings {
   ctx: ParseContext;
+  parseClause: ClauseParser;
   fields: [string, number][];
   defaultOperator: 'or' | 'and';
   phraseSlop: number;
@@ -42,9 +43,7 @@ function wordQuery(s: Settings, word: string, fields: [string, number][]): Query
     if (s.ctx.store.text.has(f)) per.push({ kind: 'text', field: f, terms, minMatch, boost: b });
     else {
       // keyword, number and date fields: the exact value, as `match` treats them
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { parseQuery } = require('./dsl') as typeof import('./dsl');
-      const q = parseQuery({ match: { [f]: { query: word, boost: b } } }, s.ctx);
+      const q = s.parseClause({ match: { [f]: { query: word, boost: b } } }, s.ctx);
       if (q.kind !== 'none') per.push(q);
     }
   }
@@ -261,9 +260,7 @@ class ClassicParser {
     const hi = bound(m[2]);
     if (lo !== undefined) spec[inclusive ? 'gte' : 'gt'] = lo;
     if (hi !== undefined) spec[inclusive ? 'lte' : 'lt'] = hi;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { parseQuery } = require('./dsl') as typeof import('./dsl');
-    return withBoost(parseQuery({ range: { [field]: spec } }, this.s.ctx), this.boostSuffix());
+    return withBoost(this.s.parseClause({ range: { [field]: spec } }, this.s.ctx), this.boostSuffix());
   }
 }
 
@@ -273,7 +270,7 @@ function expandTextOrKeep(s: Settings, field: string): [string, number][] {
   return [[name, 1]];
 }
 
-function settings(body: Record<string, unknown>, ctx: ParseContext, where: string): Settings {
+function settings(body: Record<string, unknown>, ctx: ParseContext, parseClause: ClauseParser, where: string): Settings {
   const rawFields = body.fields !== undefined
     ? asArray(body.fields).map((f) => stringParam(f, `${where}.fields`))
     : [body.default_field !== undefined ? stringParam(body.default_field, `${where}.default_field`) : '*'];
@@ -288,7 +285,7 @@ function settings(body: Record<string, unknown>, ctx: ParseContext, where: strin
   const op = body.default_operator === undefined ? 'or' : String(body.default_operator).toLowerCase();
   if (op !== 'or' && op !== 'and') throw new QueryError(`[${where}] [default_operator] must be AND or OR, got ${describe(body.default_operator)}`);
   return {
-    ctx, fields, defaultOperator: op, where,
+    ctx, parseClause, fields, defaultOperator: op, where,
     phraseSlop: numberParam(body.phrase_slop, `${where}.phrase_slop`, 0),
     tieBreaker: numberParam(body.tie_breaker, `${where}.tie_breaker`, 0),
   };
@@ -302,21 +299,21 @@ function applyTopLevel(q: Query, body: Record<string, unknown>, where: string): 
   return withBoost(out, boost);
 }
 
-export function parseQueryString(body: unknown, ctx: ParseContext): Query {
+export function parseQueryString(body: unknown, ctx: ParseContext, parseClause: ClauseParser): Query {
   if (!isRecord(body)) throw new QueryError(`[query_string] expects an object, got ${describe(body)}`);
   checkKeys(body, ['query', 'default_field', 'fields', 'default_operator', 'phrase_slop', 'tie_breaker', 'boost', 'minimum_should_match', 'analyze_wildcard', 'allow_leading_wildcard', 'lenient', 'type', 'analyzer', '_name'], 'query_string');
   if (typeof body.query !== 'string') throw new QueryError('[query_string] requires [query] as a string');
-  const s = settings(body, ctx, 'query_string');
+  const s = settings(body, ctx, parseClause, 'query_string');
   return applyTopLevel(new ClassicParser(body.query, s).parse(), body, 'query_string');
 }
 
 // ---------------------------------------------------------------- simple_query_string
 
-export function parseSimpleQueryString(body: unknown, ctx: ParseContext): Query {
+export function parseSimpleQueryString(body: unknown, ctx: ParseContext, parseClause: ClauseParser): Query {
   if (!isRecord(body)) throw new QueryError(`[simple_query_string] expects an object, got ${describe(body)}`);
   checkKeys(body, ['query', 'fields', 'default_operator', 'flags', 'boost', 'minimum_should_match', 'analyze_wildcard', 'lenient', 'analyzer', 'quote_field_suffix', 'auto_generate_synonyms_phrase_query', 'fuzzy_max_expansions', 'fuzzy_prefix_length', 'fuzzy_transpositions', '_name'], 'simple_query_string');
   if (typeof body.query !== 'string') throw new QueryError('[simple_query_string] requires [query] as a string');
-  const s = settings(body, ctx, 'simple_query_string');
+  const s = settings(body, ctx, parseClause, 'simple_query_string');
   const p = new SimpleParser(body.query, s);
   return applyTopLevel(p.parse() ?? { kind: 'none' }, body, 'simple_query_string');
 }

@@ -6,15 +6,16 @@ import { DateField, KeywordDocument } from './document';
 import { parseQuery } from './dsl';
 import { QueryError } from './errors';
 import { Executor } from './exec';
-import { highlightTerms, parseHighlight, type HighlightSpec, type HighlightTerms } from './highlight';
+import { highlightTerms, parseHighlight } from './highlight';
 import { decorateHits } from './hits';
 import { MatchSet } from './matchset';
-import { compareTuples, MISSING_HIGH, MISSING_LOW, parseSearchAfter, parseSort, SortKey, SortValue, sortValues } from './sort';
+import { compareTuples, MISSING_HIGH, MISSING_LOW, parseSearchAfter, parseSort, SortKey, sortValues } from './sort';
 import type { StoredVersions } from './protocol';
+import type { KeywordHit, KeywordSearch, SearchHit, SearchOptions, SearchResponse } from './types';
 import { IndexStore, type IndexStoreState } from './store';
 import { topK } from './topk';
 import { describe, intParam, numberParam } from './values';
-import { isRecord } from '../../domain';
+import { isRecord } from '../domain';
 
 /** Elasticsearch's index.max_result_window. */
 export const MAX_RESULT_WINDOW = 10_000;
@@ -23,51 +24,6 @@ export const TOTAL_HITS_THRESHOLD = 10_000;
 
 /** The top-level request keys honoured; any other key is ignored, as the spec says. */
 export const HONOURED_KEYS = ['query', 'from', 'size', 'sort', 'highlight', 'min_score', 'search_after', 'aggs'] as const;
-
-/** Document fields a hit may carry besides `id`. */
-export type HitField = 'text' | 'meta' | 'tags' | 'published_at' | 'created_at' | 'updated_at';
-
-export interface SearchOptions {
-  /** Document fields to copy into each hit (from storage: see `decorateHits`). Default: none (only id). */
-  fields?: readonly HitField[] | readonly string[];
-  /** Instant `now` resolves to in date math (epoch millis); default Date.now(). */
-  now?: number;
-}
-
-export interface SearchHit {
-  id: string;
-  _score: number;
-  /** Present when the request sorts or pages with search_after: the sort values, then the id tiebreaker. */
-  sort?: SortValue[];
-  highlight?: Record<string, string[]>;
-  text?: string;
-  meta?: Record<string, unknown> | null;
-  tags?: string[] | null;
-  published_at?: string | null;
-  created_at?: string;
-  updated_at?: string;
-}
-
-export interface SearchResponse {
-  hits: {
-    total: { value: number; relation: 'eq' | 'gte' };
-    max_score: number | null;
-    hits: SearchHit[];
-  };
-  aggregations?: Record<string, unknown>;
-}
-
-/** A search's result before its hits get their documents' fields (`decorateHits`). */
-export interface KeywordSearch {
-  response: SearchResponse;
-  /** When the request asks for highlights: how, and the query's terms by field. */
-  highlight?: { spec: HighlightSpec; terms: HighlightTerms };
-}
-
-export interface KeywordHit {
-  id: string;
-  score: number;
-}
 
 /** Bump when IndexStoreState changes shape: older snapshots are then rebuilt from storage instead. */
 const SNAPSHOT_FORMAT = 3;
@@ -268,3 +224,4 @@ function filterScores(m: MatchSet, min: number): MatchSet {
 
 export { QueryError };
 export type { KeywordDocument };
+export type { HitField, KeywordHit, KeywordSearch, SearchHit, SearchOptions, SearchResponse } from './types';

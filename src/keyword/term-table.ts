@@ -1,4 +1,4 @@
-import { hashOf, hashOfUnits, stringOfUnits, unitsEqual } from '../../text/utf16';
+import { hashOf, hashOfUnits, stringOfUnits, unitsEqual } from '../text/utf16';
 
 /**
  * A field's term → id dictionary (ids in the order terms were first added) in flat arrays. A Map held each term

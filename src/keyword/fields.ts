@@ -54,7 +54,6 @@ export class TextField {
   private readonly seenIn: GrowableU32;
   private readonly counts: GrowableU32;
   private adds = 0;
-  private record = new Uint8Array(64);
   /** Token count per doc; ABSENT when the doc has no token in this field. */
   readonly lengths: GrowableU32;
   /** Each doc's distinct term ids: what a delete takes out of the document frequencies (no copy of the text kept). */

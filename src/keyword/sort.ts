@@ -3,7 +3,7 @@ import { DateField, isDateField } from './document';
 import { QueryError } from './errors';
 import { IndexStore } from './store';
 import { describe } from './values';
-import { isRecord } from '../../domain';
+import { isRecord } from '../domain';
 
 /** Elasticsearch's sort value of a missing long/date: Long.MAX_VALUE (asc) or Long.MIN_VALUE (desc). */
 export const MISSING_HIGH = 9223372036854775807;

@@ -1,6 +1,6 @@
 import type { KeywordDocument } from './document';
 import { highlightDoc } from './highlight';
-import type { KeywordSearch, SearchHit, SearchResponse } from './index';
+import type { KeywordSearch, SearchHit, SearchResponse } from './types';
 
 /**
  * A search's response with each hit's requested fields and highlights, from the hits' documents (`docs[i]` is

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { KeywordDocument } from './document';
 import { QueryError } from './errors';
-import { KeywordHit, KeywordSearch, SearchOptions, SearchResponse } from './index';
+import type { KeywordHit, KeywordSearch, SearchOptions, SearchResponse } from './types';
 import { KEYWORD_WORKER_TAG, KeywordReply, KeywordRequest, transferOf, type StoredVersions } from './protocol';
 
-const WORKER_FILE = path.join(__dirname, '..', '..', '..', 'workers', 'keyword.js');
+const WORKER_FILE = path.join(__dirname, 'thread.js');
 const BUILD_CHUNK = 5000;
 
 /**

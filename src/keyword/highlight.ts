@@ -4,7 +4,7 @@ import { flattenMeta, KeywordDocument } from './document';
 import { QueryError } from './errors';
 import { wildcardToRegExp } from './fieldres';
 import { asArray, checkKeys, describe, intParam } from './values';
-import { isRecord } from '../../domain';
+import { isRecord } from '../domain';
 
 /**
  * Highlighting in the way of Elasticsearch's plain highlighter: a field's text is cut into

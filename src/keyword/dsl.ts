@@ -3,16 +3,10 @@ import { MinMatch, Query } from './ast';
 import { parseDate, resolveDateMath } from './datemath';
 import { QueryError } from './errors';
 import { expandTextFields, resolveField, ResolvedField } from './fieldres';
+import type { ParseContext } from './parse-context';
 import { parseQueryString, parseSimpleQueryString } from './querystring';
-import { IndexStore } from './store';
 import { asArray, checkKeys, describe, msmParam, numberParam, intParam, queryText, singleEntry, stringParam } from './values';
-import { isRecord } from '../../domain';
-
-/** Context of one parse: the index (to learn field types) and the instant `now` resolves to. */
-export interface ParseContext {
-  store: IndexStore;
-  now: number;
-}
+import { isRecord } from '../domain';
 
 const MAX_BOOL_CLAUSES = 4096;
 /** Text fields searched when a full-text query names none (ES: index.query.default_field = `*`). */
@@ -35,8 +29,8 @@ export function parseQuery(q: unknown, ctx: ParseContext): Query {
     case 'prefix': return prefix(body, ctx);
     case 'dis_max': return disMax(body, ctx);
     case 'constant_score': return constantScore(body, ctx);
-    case 'query_string': return parseQueryString(body, ctx);
-    case 'simple_query_string': return parseSimpleQueryString(body, ctx);
+    case 'query_string': return parseQueryString(body, ctx, parseQuery);
+    case 'simple_query_string': return parseSimpleQueryString(body, ctx, parseQuery);
     default:
       throw new QueryError(`unknown query [${name}]`);
   }
