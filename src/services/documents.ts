@@ -3,9 +3,9 @@ import { now, type DocumentRecord, type Meta, type PreferenceRecord, type TagRec
 import type { Page } from '../storage';
 import { countWords } from '../text';
 import { publish, type TenantContext } from './context';
-import { generateId, isNumberedId, scopeRules, type IdScope } from './ids';
+import { generateId, scopeRules, type IdScope } from './ids';
 import { documentsByKeywords } from './search';
-import { presentDocuments, showDocument, showDocuments, type DocumentField, type ShownDocument } from './shown';
+import { presentDocuments, showDocuments, type DocumentField, type ShownDocument } from './shown';
 import { parseMeta, parsePublishedAt } from './values';
 
 /** A document as a client writes it; `meta` may also come JSON-encoded in a string. */
@@ -44,7 +44,10 @@ export interface DocumentListing extends DocumentRead {
 /** A page of documents, or the most relevant ones for a listing by keywords (not paged). */
 export type DocumentList = { paged: true; items: ShownDocument[]; total: number } | { paged: false; items: ShownDocument[] };
 
-/** v1's rule: a text must have this many words, in any language (docs/decisions.md). */
+/**
+ * v1's rule: a text must have this many words, in any language (its words, not the model's vocabulary, so a
+ * key's first text in any language is accepted; docs/decisions.md).
+ */
 export function requireWords(text: string, minimum: number): void {
   if (countWords(text, minimum) < minimum) throw new KindredError('too_few_words', `less than ${minimum} words recognized`);
 }
@@ -168,5 +171,4 @@ export async function preferencesOfDocument(ctx: TenantContext, id: string, page
   return { items, total };
 }
 
-export { isNumberedId };
 export type { Meta };
