@@ -1,5 +1,5 @@
 import { ERRORS, ERROR_CODE_HEADER, ERROR_LINK_HEADER, ERROR_TYPE_HEADER, errorLink, KindredError, type ErrorCode, type ErrorType } from '../errors';
-import type { Reply } from './route';
+import type { Reply } from './reply';
 
 /** An error as the HTTP edge answers it: the code, with the status and type it implies. */
 export interface HttpError {

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { KindredError } from '../errors';
 import type { TenantApi } from '../services/tenant';
 import type { ErrorRenderer } from './error-reply';
+import type { Reply } from './reply';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -40,11 +41,7 @@ export interface Call {
   body: unknown;
 }
 
-export interface Reply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+export type { Reply } from './reply';
 
 export interface RouteDef {
   method: Method;
