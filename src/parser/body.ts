@@ -86,7 +86,7 @@ const isLongProse = (block: PageBlock): boolean => isProseBlock(block) && block.
 /**
  * Readability's article completed from the page's blocks: long prose blocks just before its first block
  * (one other block may sit between them, a heading or a picture credit), and those between its first and
- * last block that it dropped. Removed furniture stops the walk back.
+ * last block that it dropped, each put back in page order. Removed furniture stops the walk back.
  */
 export function completeArticle(readability: string[], blocks: readonly PageBlock[]): string[] {
   const articleText = readability.join('\n');
@@ -103,9 +103,25 @@ export function completeArticle(readability: string[], blocks: readonly PageBloc
       gap = 0;
     } else if (block.furniture || block.removed || ++gap > 1) break;
   }
-  const between: string[] = [];
-  for (let i = first + 1; i < last; i++) if (!inArticle[i] && isLongProse(blocks[i])) between.push(...blocks[i].paragraphs);
-  return [...before, ...readability, ...between];
+  // a dropped block goes back after the article's paragraph that precedes it in the page
+  const after = new Map<string, string[]>();
+  let anchor = blocks[first].paragraphs[blocks[first].paragraphs.length - 1];
+  for (let i = first + 1; i < last; i++) {
+    const block = blocks[i];
+    if (inArticle[i]) anchor = block.paragraphs[block.paragraphs.length - 1];
+    else if (isLongProse(block)) after.set(anchor, [...(after.get(anchor) ?? []), ...block.paragraphs]);
+  }
+  const completed = [...before];
+  for (const paragraph of readability) {
+    completed.push(paragraph);
+    const dropped = after.get(paragraph);
+    if (dropped) {
+      completed.push(...dropped);
+      after.delete(paragraph);
+    }
+  }
+  for (const dropped of after.values()) completed.push(...dropped);
+  return completed;
 }
 
 /** JSON-LD articleBody / text of an article-like node, as paragraphs. */

@@ -60,7 +60,7 @@ describe('parser: issue 30 (fallback chain, metadata, charset)', () => {
 });
 
 describe('parser: issue 30 (article completion, furniture lines)', () => {
-  it('completes Readability\'s article with the prose blocks it left out before and inside it', () => {
+  it('completes Readability\'s article with the prose blocks it left out before and inside it, in page order', () => {
     const lead = `${'Der Vorspann erzählt, worum es geht, in einem langen Satz. '.repeat(3)}`;
     const missed = `${'Ein Absatz in einem Nachbarcontainer, den Readability nicht nahm. '.repeat(3)}`;
     const dom = parseHtml(
@@ -72,7 +72,7 @@ describe('parser: issue 30 (article completion, furniture lines)', () => {
     const blocks = pageBlocks(dom.window.document);
     noteRemoved(blocks);
     const completed = completeArticle(['Erster Absatz des Artikels.', 'Letzter Absatz des Artikels.'], blocks);
-    assert.deepEqual(completed, [lead.trim(), 'Erster Absatz des Artikels.', 'Letzter Absatz des Artikels.', missed.trim()]);
+    assert.deepEqual(completed, [lead.trim(), 'Erster Absatz des Artikels.', missed.trim(), 'Letzter Absatz des Artikels.']);
     dom.window.close();
   });
 
