@@ -1,6 +1,6 @@
 /**
  * Article extraction benchmark through the service's own code path (issue 30).
- *   npm run bench:extract [-- --corpus all|eval|readability] [--threads 2] [--out bench/results/extract.md]
+ *   npm run bench:extract [-- --corpus all|eval|readability] [--every 3 [--offset 0|1|2]] [--threads 2] [--out bench/results/extract.md]
  * Pages are served from a local HTTP server on 127.0.0.1, fetched by the parser's fetcher and extracted by the
  * `extract` pool task (what GET /parser/ runs). Two corpora:
  * - extraction-eval (trafilatura's 990 pages): body precision/recall/F by the set's own score.mjs, title exact,
@@ -409,6 +409,8 @@ async function main(): Promise<void> {
   const only = arg('--corpus', 'all');
   /** Development loop: every k-th page of extraction-eval only (the published comparison needs 1). */
   const every = Math.max(1, Number(arg('--every', '1')));
+  /** Which page of each group of `every` (0 = the dev pages; 1 and 2 hold rules out for confirmation). */
+  const offset = Math.min(every - 1, Math.max(0, Number(arg('--offset', '0'))));
   const missesFile = arg('--misses', path.join(os.tmpdir(), 'kindred-extract-misses.txt'));
   const lines: string[] = [
     '# Article extraction benchmark',
@@ -431,7 +433,7 @@ async function main(): Promise<void> {
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as EvalRow)
-        .filter((_row, i) => i % every === 0);
+        .filter((_row, i) => i % every === offset);
       const urls = rows.map((row) => {
         const name = row.file.replace(/\.gz$/, '');
         served.bodies.set(`/eval/${encodeURIComponent(name)}`, zlib.gunzipSync(fs.readFileSync(path.join(evalDir, 'pages', row.file))));
@@ -442,7 +444,7 @@ async function main(): Promise<void> {
       const body = scoreWithEvalScorer(evalDir, results, rows);
       const meta = tallyEvalMetadata(rows, results, misses);
       lines.push(
-        `## extraction-eval (${rows.length} pages, ${evalDir})`,
+        `## extraction-eval (${rows.length} pages${every > 1 ? `, every ${every}th from offset ${offset}` : ''}, ${evalDir})`,
         '',
         'Body: the set\'s own `score.mjs` (snippets that must / must not appear, micro-averaged). Title: exact after',
         'whitespace normalisation. Author: equal ignoring case, whitespace, a leading "By"/"Von"… and trailing punctuation.',

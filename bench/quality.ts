@@ -60,7 +60,7 @@ export function loadSplit(split: 'train' | 'test'): LabelledDoc[] {
 }
 
 /** Exact top-k of `query · rows` (rows of `dim`) by a plain typed-array loop. */
-function denseTopK(rows: Float32Array, dim: number, query: Float32Array, k: number): number[] {
+export function denseTopK(rows: Float32Array, dim: number, query: Float32Array, k: number): number[] {
   const n = rows.length / dim;
   const bestIdx = new Int32Array(k).fill(-1);
   const bestVal = new Float32Array(k).fill(-Infinity);

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { KindredError } from './errors';
 
 /**
  * Per-key token buckets: each key earns `ratePerSecond` tokens a second up to `burst`, and a request
@@ -108,9 +108,9 @@ export function retryAfterSeconds(decision: RateDecision): number {
 
 export const RATE_LIMIT_MESSAGE = 'API rate limit exceeded';
 
-/** The 429 for a refused decision; each version renders it in its own error shape. */
-export function rateLimitError(decision: RateDecision, extraHeaders: Record<string, string> = {}): ApiError {
-  return new ApiError(429, RATE_LIMIT_MESSAGE, { ...extraHeaders, ...decision.headers, 'Retry-After': String(retryAfterSeconds(decision)) }, 'rate_limited');
+/** A refused decision (429 at the HTTP edge); each version renders it in its own error shape. */
+export function rateLimitError(decision: RateDecision, extraHeaders: Record<string, string> = {}): KindredError {
+  return new KindredError('rate_limited', RATE_LIMIT_MESSAGE, { headers: { ...extraHeaders, ...decision.headers, 'Retry-After': String(retryAfterSeconds(decision)) } });
 }
 
 /** A limiter with a timer that prunes idle buckets, for long-lived services; close() stops the timer. */

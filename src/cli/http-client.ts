@@ -1,4 +1,4 @@
-import type { BatchOperation } from '../api/common/batch';
+import type { BatchOperation } from '../http/batch';
 import { ERROR_CODE_HEADER } from '../errors';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -18,7 +18,7 @@ export interface BatchResult {
   code?: string;
 }
 
-/** The server's limit on operations per `POST /batch` (src/api/common/batch.ts). */
+/** The server's limit on operations per `POST /batch` (src/http/batch.ts). */
 export const MAX_BATCH_OPS = 100;
 /** Largest page the list endpoints serve. */
 export const MAX_PER_PAGE = 100;

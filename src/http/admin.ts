@@ -1,5 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { KindredError } from '../errors';
+import { errorReply, jsonError } from './error-reply';
+
+/** The admin surfaces' refusals, with their codes. */
+export const adminOff = (): KindredError => new KindredError('route_not_found', 'API path not found');
+export const adminTokenRequired = (): KindredError => new KindredError('admin_token_required', 'Admin token required', { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+/** Answers an admin refusal in JSON. */
+export function refuse(res: Response, error: KindredError): void {
+  const reply = errorReply(error, jsonError);
+  res.status(reply.status).set(reply.headers).json(reply.body);
+}
 
 /**
  * The one guard of the admin surfaces (/metrics, /dashboard): without a configured token they do not exist
@@ -11,7 +23,7 @@ export class AdminGuard {
   /** Answers 404 when the admin surfaces are off; true when they are on. */
   exists(res: Response): boolean {
     if (this.token) return true;
-    res.status(404).json({ message: 'API path not found' });
+    refuse(res, adminOff());
     return false;
   }
 
@@ -28,7 +40,7 @@ export class AdminGuard {
   admits(req: Request, res: Response): boolean {
     if (!this.exists(res)) return false;
     if (this.authorised(req)) return true;
-    res.status(401).set('WWW-Authenticate', 'Bearer').json({ message: 'Admin token required' });
+    refuse(res, adminTokenRequired());
     return false;
   }
 }

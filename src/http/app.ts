@@ -1,12 +1,13 @@
 import os from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AdminGuard } from './admin';
-import { ApiError } from '../errors';
+import { KindredError } from '../errors';
 import type { Logger } from '../log';
 import { normaliseQuery, parseBody } from './body';
 import { corsMiddleware } from './cors';
 import type { CorsOrigins } from '../config';
-import { VersionDispatcher, withErrorCode, type Services } from './dispatch';
+import { VersionDispatcher, type Services } from './dispatch';
+import { errorReply, jsonError } from './error-reply';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
 import type { DashboardData, IndexingProgress } from '../ops/operations';
@@ -46,10 +47,13 @@ function send(res: Response, reply: Reply): void {
   else res.json(reply.body);
 }
 
-function statusOfBodyError(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+/** body-parser's refusals carry a 4xx `status`; they become Kindred errors (anything else is a bug). */
+function bodyParserError(error: unknown): KindredError | undefined {
+  if (typeof error !== 'object' || error === null || !('status' in error)) return undefined;
+  const { status } = error;
+  if (status === 413) return new KindredError('body_too_large', 'Request body is too large');
+  if (typeof status === 'number' && status >= 400 && status < 500) return new KindredError('unreadable_body', 'Request body could not be read');
+  return undefined;
 }
 
 export function createApp(options: AppOptions): express.Express {
@@ -67,7 +71,7 @@ export function createApp(options: AppOptions): express.Express {
 
   app.get('/healthz', async (req, res) => {
     if (!options.isReady()) {
-      res.status(503).json({ message: 'Starting' });
+      send(res, errorReply(new KindredError('starting', 'Starting'), jsonError));
       return;
     }
     // Keys whose content index is behind their stored documents first (at most HEALTH_KEYS of them); `?tenant=`
@@ -121,7 +125,7 @@ export function createApp(options: AppOptions): express.Express {
         try {
           body = parseBody(raw, req.headers['content-type']);
         } catch (error) {
-          if (error instanceof ApiError) return send(res, withErrorCode(version.renderError(error), error));
+          if (error instanceof KindredError) return send(res, errorReply(error, version.renderError));
           throw error;
         }
         const call: Call = {
@@ -163,11 +167,9 @@ export function createApp(options: AppOptions): express.Express {
 
   // Errors that reach here were not the API's own: body-parser refusals (4xx) or bugs (500).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const status = statusOfBodyError(error);
-    if (status === 413) return send(res, { status, body: { message: 'Request body is too large' } });
-    if (status !== undefined) return send(res, { status, body: { message: 'Request body could not be read' } });
-    options.logger.error({ err: error, method: req.method, url: req.originalUrl.split('?')[0] }, 'unhandled error');
-    send(res, { status: 500, body: { message: 'Internal server error' } });
+    const refused = bodyParserError(error);
+    if (!refused) options.logger.error({ err: error, method: req.method, url: req.originalUrl.split('?')[0] }, 'unhandled error');
+    send(res, errorReply(refused ?? error, jsonError));
   });
   return app;
 }

@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { badRequest } from '../errors';
+import { KindredError } from '../errors';
 
 /** Form bodies (v1 clients) become plain objects; anything else non-empty must be JSON. */
 export function parseBody(raw: Buffer | undefined, contentType: string | undefined): unknown {
@@ -11,7 +11,7 @@ export function parseBody(raw: Buffer | undefined, contentType: string | undefin
   try {
     return JSON.parse(text);
   } catch {
-    throw badRequest('body is not valid JSON');
+    throw new KindredError('invalid_json', 'body is not valid JSON');
   }
 }
 

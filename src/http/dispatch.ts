@@ -1,11 +1,13 @@
-import { ApiError, badRequest, ERROR_CODE_HEADER, toApiError } from '../errors';
+import { KindredError } from '../errors';
 import type { KeyResolver } from '../services/keys';
 import type { Logger } from '../log';
 import { rateLimitError, type TokenBucketLimiter } from '../rate-limit';
 import type { TenantApi, TenantApis } from '../services/tenant';
 import type { ApiVersion, Call, Reply, RouteDef } from './route';
 import { Router } from './router';
-import { compileBody, compileQuery, type Validator } from './validation';
+import { isBatchPath } from './batch';
+import { errorReply } from './error-reply';
+import { compileBody, compileParams, compileQuery, type Validator } from './validation';
 
 /** Told about every answered call: version, route template (or 'unmatched'), status, seconds. */
 export type CallObserver = (version: string, route: string, method: string, status: number, seconds: number) => void;
@@ -22,6 +24,7 @@ export interface Services {
 }
 
 interface PreparedRoute {
+  validateParams?: Validator;
   validateQuery?: Validator;
   validateBody?: Validator;
 }
@@ -36,7 +39,7 @@ function header(headers: Call['headers'], name: string): string | undefined {
  * a batch is admitted or refused whole), anything else one. Operations inside a batch are not charged again.
  */
 export function callCost(call: Pick<Call, 'method' | 'path' | 'body'>): number {
-  if (call.method !== 'POST' || call.path.replace(/\/+$/, '') !== '/batch') return 1;
+  if (call.method !== 'POST' || !isBatchPath(call.path)) return 1;
   const ops = typeof call.body === 'object' && call.body !== null ? (call.body as { ops?: unknown }).ops : undefined;
   return Array.isArray(ops) ? Math.max(1, ops.length) : 1;
 }
@@ -61,11 +64,6 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-/** An error's answer carries its stable code in a header: bodies keep the shapes each version documents. */
-export function withErrorCode(reply: Reply, error: ApiError): Reply {
-  return { ...reply, headers: { ...reply.headers, [ERROR_CODE_HEADER]: error.code } };
-}
-
 /** A version's routes compiled once: matching, validation and authentication in front of each handler. */
 export class VersionDispatcher {
   private readonly router: Router;
@@ -78,6 +76,7 @@ export class VersionDispatcher {
     this.router = new Router(version.routes);
     for (const route of version.routes) {
       this.prepared.set(route, {
+        validateParams: route.params ? compileParams(route.params) : undefined,
         validateQuery: route.query ? compileQuery(route.query) : undefined,
         validateBody: route.body ? compileBody(route.body) : undefined,
       });
@@ -91,14 +90,12 @@ export class VersionDispatcher {
     try {
       reply = await this.handle(call, nested, matched);
     } catch (error) {
-      const apiError = toApiError(error);
-      if (apiError) reply = withErrorCode(this.version.renderError(apiError), apiError);
-      // Outside a batch the app's error handler logs it and answers 500; inside one, only this operation fails.
-      else if (!nested) throw error;
-      else {
+      // A bug outside a batch goes to the app's error handler, which logs it with the request; inside one, only this operation fails.
+      if (!(error instanceof KindredError)) {
+        if (!nested) throw error;
         this.services.logger?.error({ err: error, method: call.method, url: call.path }, 'unhandled error in a batch operation');
-        reply = { status: 500, body: { message: 'Internal server error' } };
       }
+      reply = errorReply(error, this.version.renderError);
     }
     this.services.observe?.(this.version.name, matched.route, call.method, reply.status, Number(process.hrtime.bigint() - started) / 1e9);
     return reply;
@@ -108,9 +105,9 @@ export class VersionDispatcher {
     const key = this.version.keySource === 'header'
       ? header(call.headers, 'subscription-key')
       : (typeof call.query['subscription-key'] === 'string' ? call.query['subscription-key'] : undefined);
-    if (!key) throw new ApiError(401, 'No API key found in request', {}, 'missing_api_key');
+    if (!key) throw new KindredError('missing_api_key', 'No API key found in request');
     const tenant = await this.services.keys.tenantOf(key);
-    if (!tenant) throw new ApiError(403, 'Invalid authentication credentials', {}, 'invalid_api_key');
+    if (!tenant) throw new KindredError('invalid_api_key', 'Invalid authentication credentials');
     return this.services.tenants.of(tenant);
   }
 
@@ -124,8 +121,10 @@ export class VersionDispatcher {
     if (!match) throw this.version.pathNotFound();
     const { route, params } = match;
     matched.route = route.path;
-    if (!nested && nestedDeeperThan(call.body, MAX_BODY_DEPTH)) throw badRequest(`Request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
+    if (!nested && nestedDeeperThan(call.body, MAX_BODY_DEPTH)) throw new KindredError('body_too_deep', `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`);
     const prepared = this.prepared.get(route)!;
+    const paramsError = prepared.validateParams?.(params);
+    if (paramsError) throw paramsError;
     const query = { ...call.query };
     const queryError = prepared.validateQuery?.(query);
     if (queryError) throw queryError;

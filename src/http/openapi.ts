@@ -1,4 +1,4 @@
-import type { ApiVersion, Schema } from './route';
+import { pathParamsSchema, type ApiVersion, type RouteDef, type Schema } from './route';
 
 interface OpenApiOperation {
   summary: string;
@@ -16,13 +16,25 @@ const errorResponse = {
 /** The part of an object schema the parameter list is made from. */
 interface ObjectSchema { properties?: Record<string, Record<string, unknown>>; required?: string[] }
 
-function queryParameters(schema: Schema | undefined): Array<Record<string, unknown>> {
+/** Parameters of an object schema, as OpenAPI lists them. */
+function parameters(schema: Schema | undefined, where: 'query' | 'path'): Array<Record<string, unknown>> {
   const { properties = {}, required: requiredNames = [] } = (schema ?? {}) as ObjectSchema;
   const required = new Set(requiredNames);
   return Object.entries(properties).map(([name, s]) => {
     const { default: _default, ...rest } = s;
-    return { name, in: 'query', required: required.has(name), schema: _default === undefined ? rest : { ...rest, default: _default } };
+    return { name, in: where, required: where === 'path' || required.has(name), schema: _default === undefined ? rest : { ...rest, default: _default } };
   });
+}
+
+/** What the route answers by status; bodies other than JSON (the word cloud's SVG) under their own type. */
+function responsesOf(route: RouteDef, errorShape: Record<string, unknown>): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries(route.responses)) {
+    const type = route.path.endsWith('/word-cloud') ? 'image/svg+xml' : 'application/json';
+    responses[status] = status === '204' ? { description: 'No content' } : { description: 'Success', content: { [type]: { schema } } };
+  }
+  if (Object.keys(responses).length === 0) responses['200'] = { description: 'Success' };
+  return { ...responses, '4XX': errorShape };
 }
 
 /**
@@ -34,11 +46,10 @@ export function openApiDocument(versions: Array<{ prefix: string; version: ApiVe
   for (const { prefix, version } of versions) {
     for (const route of version.routes) {
       const openPath = prefix + (route.path === '/' ? '/' : route.path.replace(/:([A-Za-z_]+)/g, '{$1}'));
-      const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
       const operation: OpenApiOperation = {
         summary: `${version.name}: ${route.method} ${route.path}`,
-        parameters: [...params, ...queryParameters(route.query)],
-        responses: { '200': { description: 'Success' }, '4XX': errorResponse },
+        parameters: [...parameters(route.params ?? pathParamsSchema(route.path), 'path'), ...parameters(route.query, 'query')],
+        responses: responsesOf(route, version.name === 'v1' ? { description: 'Error (an HTML page; JSON for authentication and unknown paths)' } : errorResponse),
         security: version.keySource === 'header' ? [{ subscriptionKey: [] }] : [{ subscriptionKeyQuery: [] }],
       };
       if (route.body) operation.requestBody = { required: false, content: { 'application/json': { schema: route.body } } };

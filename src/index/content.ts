@@ -13,8 +13,6 @@ import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from '../vector/fresh-answers';
 
 export interface ContentSettings {
-  /** Candidates the vector index returns for the second stage (TF-IDF rerank). */
-  candidates: number;
   /** The corpus model is refitted once the key holds this many times the documents it was fitted on. */
   refitGrowth: number;
   /** Texts the corpus model is fitted on at most (an even sample of the key's documents). */
@@ -32,7 +30,6 @@ export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapsh
   return {
     snapshotDir,
     snapshotEveryMs,
-    candidates: 800,
     exactSearch: false,
     refitGrowth,
     maxFitTexts: 30_000,
@@ -73,6 +70,8 @@ interface Generation {
   corpus: boolean;
   /** Whether the TF-IDF second stage runs (corpus models of large enough keys). */
   rerank: boolean;
+  /** Dense candidates the second stage rescores: the model's shape, chosen at fit time (issue 32). */
+  candidates: number;
   fittedDocs: number;
   index: VectorIndex;
 }
@@ -196,7 +195,7 @@ export class TenantContent {
     }
     this.generation = {
       model: snapshot.model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(snapshot.model),
-      fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index,
+      candidates: info.shape.candidates, fittedDocs: snapshot.meta.fittedDocs, index: snapshot.index,
     };
     this.savedApproximateBuilds = 0;
     if (snapshot.olderFormat) this.dirty = true;
@@ -325,7 +324,7 @@ export class TenantContent {
       return;
     }
     const next: Generation = {
-      model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), fittedDocs: docs.length,
+      model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), candidates: info.shape.candidates, fittedDocs: docs.length,
       index: new VectorIndex(info.dim, { pool: this.pool, terms: usesSecondStage(model) }),
     };
     // The first build of a key is what its readers wait for: all hands; later ones run beside requests.
@@ -582,8 +581,8 @@ export class TenantContent {
 
   /** The k documents of `generation` nearest `vector`: one pool task searches and (corpus model) reranks by TF-IDF. */
   private async rank(generation: Generation, vector: Float32Array | TextQuery, terms: QueryTerms, k: number, searchOptions: SearchOptions): Promise<Similar[]> {
-    const { index, model, rerank } = generation;
-    const second = rerank ? { model, ...terms, candidates: this.settings.candidates } : undefined;
+    const { index, model, rerank, candidates } = generation;
+    const second = rerank ? { model, ...terms, candidates } : undefined;
     const hits = await index.query(vector, Math.min(k, index.kMax), searchOptions, second);
     return hits.map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
   }

@@ -4,13 +4,27 @@ import { normaliseSpace, paragraphsOf } from './text';
  * The body's fallback chain (issue 30). Candidates: Readability's article (Kindred's clean-up around it),
  * the page's JSON-LD articleBody, and a recall-oriented baseline (paragraph, list, quote, code, table and
  * heading text of the page, without link-dense blocks). One is chosen by measured signals: its length
- * against the page's prose, and its link density. Then short boilerplate lines (bylines, dates, share
- * prompts) at the edges of the chosen text are trimmed. Nothing here knows a site.
+ * against the page's prose, and its link density. Readability's article is then completed with the page's
+ * prose blocks it left out: the ones just before it (a lead paragraph outside its container) and the ones
+ * between its first and last block (a paragraph in a sibling container). Nothing here knows a site.
  */
 
 export interface BodyCandidate {
   kind: 'readability' | 'jsonld' | 'baseline';
   paragraphs: string[];
+}
+
+/** A paragraph-like block of the page, read before clean-up; `removed` is set by `noteRemoved` after it. */
+export interface PageBlock {
+  element: Element;
+  tag: string;
+  paragraphs: string[];
+  length: number;
+  linkLength: number;
+  /** Inside nav/footer/header/aside/form or an ARIA landmark that is not the article. */
+  furniture: boolean;
+  /** Removed by clean-up (Readability later moves the article's nodes too, so this is recorded first). */
+  removed: boolean;
 }
 
 const BASELINE_BLOCKS = 'p, li, blockquote, pre, h1, h2, h3, h4, h5, h6, dd, dt, td, th, figcaption';
@@ -22,17 +36,13 @@ function linkText(element: Element): number {
   return total;
 }
 
-/**
- * Recall-oriented baseline: each paragraph-like block of the page that is not inside page furniture,
- * not nested in another taken block, and not mostly link text, in document order.
- */
-export function baselineParagraphs(doc: Document): string[] {
+/** Every paragraph-like block of the page in document order, outermost only (a block inside a taken block is part of it). */
+export function pageBlocks(doc: Document): PageBlock[] {
   const root = doc.body;
   if (!root) return [];
   const taken = new Set<Element>();
-  const paragraphs: string[] = [];
+  const blocks: PageBlock[] = [];
   for (const element of Array.from(root.querySelectorAll(BASELINE_BLOCKS))) {
-    if (element.closest(BOILERPLATE_CONTAINERS)) continue;
     let parent = element.parentElement;
     let nested = false;
     while (parent) {
@@ -45,15 +55,73 @@ export function baselineParagraphs(doc: Document): string[] {
     if (nested) continue;
     const tag = element.tagName;
     if ((tag === 'TD' || tag === 'TH') && element.querySelector('p, li, blockquote, pre')) continue;
-    const text = normaliseSpace(element.textContent ?? '');
-    if (!text) continue;
-    const links = linkText(element);
-    if (links / text.length > 0.5) continue;
-    if (tag === 'LI' && text.length < 25 && links > 0) continue;
+    const length = normaliseSpace(element.textContent ?? '').length;
+    if (length === 0) continue;
     taken.add(element);
-    paragraphs.push(...paragraphsOf(element));
+    blocks.push({ element, tag, paragraphs: paragraphsOf(element), length, linkLength: linkText(element), furniture: !!element.closest(BOILERPLATE_CONTAINERS), removed: false });
   }
-  return paragraphs;
+  return blocks;
+}
+
+/** Records which blocks clean-up removed; call between clean-up and Readability. */
+export function noteRemoved(blocks: PageBlock[]): void {
+  for (const block of blocks) block.removed = !block.element.isConnected;
+}
+
+/** Still in the page after clean-up, outside page furniture, not mostly link text, not a short linked list item. */
+function isProseBlock(block: PageBlock): boolean {
+  if (block.furniture || block.removed) return false;
+  if (block.linkLength / block.length > 0.5) return false;
+  return !(block.tag === 'LI' && block.length < 25 && block.linkLength > 0);
+}
+
+/** Recall-oriented baseline: each prose block of the page, in document order (call after clean-up). */
+export function baselineParagraphs(blocks: readonly PageBlock[]): string[] {
+  return blocks.filter(isProseBlock).flatMap((block) => block.paragraphs);
+}
+
+/** A block Readability should not have left out: long prose with almost no links. */
+const isLongProse = (block: PageBlock): boolean => isProseBlock(block) && block.length >= 120 && block.linkLength / block.length < 0.1;
+
+/**
+ * Readability's article completed from the page's blocks: long prose blocks just before its first block
+ * (one other block may sit between them, a heading or a picture credit), and those between its first and
+ * last block that it dropped, each put back in page order. Removed furniture stops the walk back.
+ */
+export function completeArticle(readability: string[], blocks: readonly PageBlock[]): string[] {
+  const articleText = readability.join('\n');
+  const inArticle = blocks.map((block) => block.paragraphs.length > 0 && block.paragraphs.every((p) => articleText.includes(p)));
+  const first = inArticle.indexOf(true);
+  const last = inArticle.lastIndexOf(true);
+  if (first < 0) return readability;
+  const before: string[] = [];
+  let gap = 0;
+  for (let i = first - 1; i >= 0; i--) {
+    const block = blocks[i];
+    if (isLongProse(block)) {
+      before.unshift(...block.paragraphs);
+      gap = 0;
+    } else if (block.furniture || block.removed || ++gap > 1) break;
+  }
+  // a dropped block goes back after the article's paragraph that precedes it in the page
+  const after = new Map<string, string[]>();
+  let anchor = blocks[first].paragraphs[blocks[first].paragraphs.length - 1];
+  for (let i = first + 1; i < last; i++) {
+    const block = blocks[i];
+    if (inArticle[i]) anchor = block.paragraphs[block.paragraphs.length - 1];
+    else if (isLongProse(block)) after.set(anchor, [...(after.get(anchor) ?? []), ...block.paragraphs]);
+  }
+  const completed = [...before];
+  for (const paragraph of readability) {
+    completed.push(paragraph);
+    const dropped = after.get(paragraph);
+    if (dropped) {
+      completed.push(...dropped);
+      after.delete(paragraph);
+    }
+  }
+  for (const dropped of after.values()) completed.push(...dropped);
+  return completed;
 }
 
 /** JSON-LD articleBody / text of an article-like node, as paragraphs. */
@@ -75,14 +143,15 @@ const length = (paragraphs: string[]): number => paragraphs.reduce((sum, p) => s
 
 /**
  * Chooses among the candidates. Readability first; the JSON-LD body when Readability found clearly less
- * (its own text is the publisher's, without furniture); the baseline when both are short against the
- * page's prose (Readability kept one block of a page whose text is spread over several).
+ * (its own text is the publisher's, without furniture); the baseline when Readability kept a small part of
+ * the page's prose (one block of a page whose text is spread over several): under 250 characters against
+ * twice as much, or a third of it at most.
  */
 export function chooseBody(readability: string[], jsonLd: string[], baseline: string[]): BodyCandidate {
   const r = length(readability);
   const j = length(jsonLd);
   const b = length(baseline);
   if (j > 500 && j > 1.5 * r) return { kind: 'jsonld', paragraphs: jsonLd };
-  if (r < 250 && b > 2 * r + 200) return { kind: 'baseline', paragraphs: baseline };
+  if ((r < 250 && b > 2 * r + 200) || b > 3 * r + 200) return { kind: 'baseline', paragraphs: baseline };
   return { kind: 'readability', paragraphs: readability };
 }

@@ -1,6 +1,6 @@
-import { ApiError } from '../errors';
+import { KindredError } from '../errors';
 
-/** Messages the original extraction service answered with (all HTTP 400). */
+/** Messages the original extraction service answered with. */
 export const PARSER_MESSAGES = {
   missingUrl: 'url is missing, url is empty',
   unparsableUrl: 'Unable to parse the URL provided',
@@ -18,12 +18,12 @@ export type ParserErrorCode =
   | 'unsupported_content_type'
   | 'refused_address';
 
-/** An extraction failure the caller caused or the remote site caused; always rendered as 400 `{message}`. */
-export class ParserError extends ApiError {
+/** An extraction failure the caller or the remote site caused: a domain error; the HTTP edge picks its status. */
+export class ParserError extends KindredError {
   declare readonly code: ParserErrorCode;
 
   constructor(code: ParserErrorCode, message: string) {
-    super(400, message, {}, code);
+    super(code, message);
     this.name = 'ParserError';
   }
 }

@@ -1,8 +1,9 @@
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
-import { baselineParagraphs, chooseBody, jsonLdBody } from './body';
+import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemoved, pageBlocks } from './body';
 import { dropBoilerplateBlocks, removePageFurniture, unwrapLazyImages } from './cleanup';
 import { extractKeywords } from './keywords';
+import { dropFurnitureLines } from './lines';
 import {
   absoluteUrl,
   dateFromUrl,
@@ -61,7 +62,7 @@ const BYLINE_DATE = new RegExp(
 
 const AUTHOR_PREFIX =
   /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+from|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
-const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?)\s*$|\s*[→»›|,·•–—-]\s*$/iu;
+const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
 const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
 const ORGANISATION = /(?:\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag|agencies|agentur|redaktion|newsroom|editorial|staff)\b)/iu;
@@ -77,7 +78,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   text = normaliseSpace(text.replace(BYLINE_DATE, ' ')).replace(/^[\s,|·•-]+|[\s,|·•-]+$/g, '');
   // "AuthorJane Doe", "Veröffentlicht vonJane Doe": a label glued to the name
   text = text.replace(/^(Author|Autor|Veröffentlicht von|Posted by|Written by|Show all articles of|Alle Artikel von)(?=\p{Lu})/iu, '$1 ');
-  text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '');
+  text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '').replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, '');
   // "Jane Doe Jane Doe" (a name and its link text)
   const halves = text.split(' ');
   if (halves.length % 2 === 0 && halves.slice(0, halves.length / 2).join(' ') === halves.slice(halves.length / 2).join(' ')) text = halves.slice(0, halves.length / 2).join(' ');
@@ -105,6 +106,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
 
 const BYLINE_SELECTORS = [
   '[itemprop~="author"] [itemprop~="name"]',
+  'byline',
   '[rel="author"]',
   '[itemprop~="author"]',
   '.vcard .fn, .author .fn, [class~="fn"]',
@@ -115,6 +117,25 @@ const BYLINE_SELECTORS = [
   '[class*="autor" i]',
 ];
 
+/** A label that stands alone in its element, the name following it: "Autor" / "Von:" / "By". */
+const AUTHOR_LABEL = /^(?:autor(?:in|en)?|author|authors|verfasser(?:in)?|von|by|text|auteur|autore|autor\/in)\s*:?$/iu;
+
+/** The text after a stand-alone author label: the next element's text, else the text that follows the label. */
+function labelledNames(doc: Document): string[] {
+  const found: string[] = [];
+  for (const label of Array.from(doc.querySelectorAll('b, strong, span, dt, th, h4, h5, h6, label, em, div, p')).slice(0, 5000)) {
+    if (label.children.length > 0 || !AUTHOR_LABEL.test(normaliseSpace(label.textContent ?? ''))) continue;
+    if (label.closest('[class*="comment" i], [id*="comment" i]')) continue;
+    const next = label.nextElementSibling;
+    const nextText = next ? normaliseSpace(next.textContent ?? '') : '';
+    const following = normaliseSpace(label.parentElement?.textContent ?? '').split(normaliseSpace(label.textContent ?? ''))[1] ?? '';
+    const text = nextText || normaliseSpace(following);
+    if (text && text.length < 80) found.push(text);
+    if (found.length >= 3) break;
+  }
+  return found;
+}
+
 /** Byline candidates as Readability would find them, read before clean-up can move the document around. */
 function findBylines(doc: Document): string[] {
   const found: string[] = [];
@@ -123,10 +144,10 @@ function findBylines(doc: Document): string[] {
       if (element.closest('[class*="comment" i], [id*="comment" i]')) continue;
       const text = normaliseSpace(element.textContent ?? '');
       if (text && text.length < 100) found.push(text);
-      if (found.length >= 12) return found;
+      if (found.length >= 12) return [...found, ...labelledNames(doc)];
     }
   }
-  return found;
+  return [...found, ...labelledNames(doc)];
 }
 
 function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: string | null | undefined, foundBylines: string[], siteNames: string[], fallbacks: string[]): string {
@@ -142,8 +163,9 @@ function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: str
     const author = cleanAuthor(candidate, siteNames);
     if (author) return author;
   }
-  // a personal site: its name, or the person its JSON-LD or copyright line names, is the author
-  for (const candidate of [...siteNames, ...fallbacks]) {
+  // a personal site: its name ("Jane Doe's blog"), or the person its JSON-LD or copyright line names, is the author
+  const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
+  for (const candidate of [...personal, ...fallbacks]) {
     const author = cleanAuthor(candidate);
     if (author && PERSON_NAME.test(author)) return author;
   }
@@ -266,8 +288,10 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const authorSources = authorFallbacks(doc, readJsonLd(doc, true));
     const headings = headingTexts(doc);
     unwrapLazyImages(doc);
+    const blocks = cleanup ? pageBlocks(doc) : [];
     if (cleanup) removePageFurniture(doc);
-    const baseline = cleanup ? baselineParagraphs(doc) : [];
+    noteRemoved(blocks);
+    const baseline = baselineParagraphs(blocks);
 
     let article: ReturnType<Readability<Element>['parse']> = null;
     try {
@@ -282,7 +306,9 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const content = article?.content ?? null;
     if (content && cleanup) dropBoilerplateBlocks(content);
     const readabilityParagraphs = content ? paragraphsOf(content) : [];
-    const body = (cleanup ? chooseBody(readabilityParagraphs, jsonLdBody(jsonLd), baseline).paragraphs : readabilityParagraphs).join('\n');
+    const chosen = cleanup ? chooseBody(readabilityParagraphs, jsonLdBody(jsonLd), baseline) : null;
+    const paragraphs = !chosen ? readabilityParagraphs : chosen.kind === 'readability' ? completeArticle(chosen.paragraphs, blocks) : chosen.paragraphs;
+    const body = (cleanup ? dropFurnitureLines(paragraphs) : paragraphs).join('\n');
     const image = metaImage ?? leadImage(content, base) ?? '';
     const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames, authorSources);
 

@@ -150,6 +150,9 @@ export function chooseTitle(doc: Document, values: MetaValues, sources: TitleSou
     const trimmed = trimSiteName(best, siteNames, host);
     // the declared title is only the site's name (a blog's front matter): the first heading names the post
     if (namesSite(trimmed) && headings.length > 0) return headings[0];
+    // a one-word declared title ("Home", "Aktuelles", "detail") names a section; a headline of several words names the page
+    const headline = headings.find((text) => text.split(/\s+/).length >= 3);
+    if (!/\s/.test(trimmed) && headline) return headline;
     return trimmed;
   }
   if (documentTitle) return partMatchingHeading(doc, documentTitle) ?? trimSiteName(documentTitle, siteNames, host);

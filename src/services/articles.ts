@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { KindredError } from '../errors';
 import { PrunedLimiter, rateLimitError } from '../rate-limit';
 import { articleCacheKey, parseArticle, type ArticleResult, type ParseArticleDeps } from '../parser';
 import type { TenantContext } from './context';
@@ -27,18 +27,18 @@ export class ArticleService {
     this.limiter = new PrunedLimiter({ ratePerSecond: settings.ratePerSecond, burst: settings.ratePerSecond });
   }
 
-  async parse(ctx: TenantContext, url: unknown): Promise<{ result: ArticleResult; headers: Record<string, string> }> {
+  async parse(ctx: TenantContext, url: string | undefined): Promise<{ result: ArticleResult; headers: Record<string, string> }> {
     const decision = this.limiter.take(ctx.tenant);
     if (!decision.allowed) throw rateLimitError(decision);
     try {
       return { result: await this.cachedParse(ctx, url), headers: decision.headers };
     } catch (error) {
-      if (error instanceof ApiError) throw new ApiError(error.status, error.message, { ...error.headers, ...decision.headers }, error.code);
+      if (error instanceof KindredError) throw error.withHeaders(decision.headers);
       throw error;
     }
   }
 
-  private async cachedParse(ctx: TenantContext, url: unknown): Promise<ArticleResult> {
+  private async cachedParse(ctx: TenantContext, url: string | undefined): Promise<ArticleResult> {
     const key = articleCacheKey(url);
     const cache = ctx.store.values('parser-cache');
     const cached = (await cache.get(key)) as CachedArticle | undefined;

@@ -1,5 +1,5 @@
-import { ApiError, badRequest, invalidId, notFound } from '../errors';
-import { isNumberedId } from './ids';
+import { invalidParameter, KindredError, notFound } from '../errors';
+import { scopeRules, type IdScope } from './ids';
 import type { Indexes } from '../index/indexes';
 import type { TenantIndexes } from '../index/indexes';
 import type { Logger } from '../log';
@@ -79,8 +79,6 @@ interface Membership {
   assigning: Promise<void>;
 }
 
-const CLUSTER_ID = /^(0|[1-9][0-9]{0,5})$/;
-
 /**
  * Cluster models of a key (v2, v3): created in `training`, trained by a persisted job (k-means in the
  * `kmeans` worker), then read cluster by cluster. Models and clusters live in the key's `clusters` values,
@@ -128,7 +126,7 @@ export class ClusterService {
 
   async create(ctx: TenantContext, numberClusters: number): Promise<ClusterModelView> {
     if (!Number.isInteger(numberClusters) || numberClusters < MIN_CLUSTERS || numberClusters > MAX_CLUSTERS) {
-      throw badRequest('number_clusters is invalid');
+      throw invalidParameter('number_clusters');
     }
     const id = await ctx.store.nextSequence('cluster-models');
     const model: ClusterModelRecord = { id, number_clusters: numberClusters, created_at: new Date().toISOString(), status: 'training' };
@@ -144,17 +142,6 @@ export class ClusterService {
     const table = ctx.store.values(CLUSTERS_NAMESPACE);
     const records = await Promise.all(ids.slice(page.offset, page.offset + page.limit).map((id) => table.get(modelKey(id))));
     return { items: records.filter(isModel).map(modelView), total: ids.length };
-  }
-
-  /** Parses a path id: model ids are positive integers in every version. */
-  static modelId(raw: string): number {
-    if (!isNumberedId(raw)) throw invalidId();
-    return Number(raw);
-  }
-
-  static clusterId(raw: string): number {
-    if (!CLUSTER_ID.test(raw)) throw badRequest('cluster_id is invalid');
-    return Number(raw);
   }
 
   private async model(store: TenantStore, id: number): Promise<ClusterModelRecord> {
@@ -179,8 +166,8 @@ export class ClusterService {
 
   private async trainedModel(store: TenantStore, id: number): Promise<ClusterModelRecord> {
     const model = await this.model(store, id);
-    if (model.status === 'training') throw new ApiError(409, 'DocumentClusterModel is still training', {}, 'model_training');
-    if (model.status === 'failed') throw new ApiError(409, 'DocumentClusterModel training failed', {}, 'model_failed');
+    if (model.status === 'training') throw new KindredError('model_training', 'DocumentClusterModel is still training');
+    if (model.status === 'failed') throw new KindredError('model_failed', 'DocumentClusterModel training failed');
     return model;
   }
 
@@ -191,7 +178,7 @@ export class ClusterService {
 
   private async cluster(store: TenantStore, id: number, cluster: number): Promise<{ model: ClusterModelRecord; record: ClusterRecord }> {
     const model = await this.trainedModel(store, id);
-    if (cluster >= (model.clusters ?? 0)) throw new ApiError(404, "Couldn't find Cluster", {}, 'cluster_not_found');
+    if (cluster >= (model.clusters ?? 0)) throw new KindredError('cluster_not_found', "Couldn't find Cluster");
     const record = await store.values(CLUSTERS_NAMESPACE).get(clusterKey(id, cluster));
     // A model whose cluster records vanish under it was deleted meanwhile.
     if (!isCluster(record)) throw notFound('DocumentClusterModel');
@@ -207,7 +194,8 @@ export class ClusterService {
   }
 
   /** The cluster's documents: those training put there that still exist, then later documents nearest to it. */
-  async documents(ctx: TenantContext, id: number, cluster: number): Promise<string[]> {
+  async documents(ctx: TenantContext, id: number, cluster: number, scope?: IdScope): Promise<string[]> {
+    const shows = scopeRules(scope).shows;
     const { model } = await this.cluster(ctx.store, id, cluster);
     const membership = await this.membership(ctx.store, model);
     const indexes = ctx.indexes();
@@ -215,7 +203,7 @@ export class ClusterService {
     await this.assignLater(indexes, model, membership);
     const out: string[] = [];
     for (const docId of current) {
-      if ((membership.trained.get(docId) ?? membership.later.get(docId)) === cluster) out.push(docId);
+      if ((membership.trained.get(docId) ?? membership.later.get(docId)) === cluster && (!shows || shows(docId))) out.push(docId);
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { KindredError } from '../errors';
 import { FilterError, parseFilter, type Filter } from '../index/filter';
 
 /** A request's `filter`, parsed; one that does not parse is the request's fault (400 `filter is invalid: …`). */
@@ -6,7 +6,7 @@ export function requestFilter(text: string): Filter {
   try {
     return parseFilter(text);
   } catch (error) {
-    if (error instanceof FilterError) throw badRequest(`filter is invalid: ${error.message}`);
+    if (error instanceof FilterError) throw new KindredError('invalid_filter', `filter is invalid: ${error.message}`);
     throw error;
   }
 }

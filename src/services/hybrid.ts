@@ -52,3 +52,4 @@ export async function hybridForUser(ctx: TenantContext, userId: string, options:
 export async function popularDocuments(ctx: TenantContext, options: HybridOptions): Promise<ScoredId[]> {
   return (await recommender(ctx)).popular({ number: options.number ?? DEFAULT_NUMBER, selectFrom: options.selectFrom, exclude: options.exclude });
 }
+export type { HybridAnswer };

@@ -41,6 +41,33 @@ export const checkId: IdRule = (kind, id) => {
   return id;
 };
 
+/** v2's rule: an id it can address is a number (numbered ids also pass the spec's rule). */
+const numberedId: IdRule = (_kind, id) => {
+  if (!isNumberedId(id)) throw invalidId();
+  return id;
+};
+
+/**
+ * Which ids a version addresses, as data a request carries: the spec's rule (v3–v6), v2's numbers (it can
+ * neither name nor show any other document) or v1's client strings.
+ */
+export type IdScope = 'spec' | 'numbered' | 'client-string';
+
+interface ScopeRules {
+  /** Checks an id the client gives. */
+  check: IdRule;
+  /** Whether a document of that id may appear in an answer; absent when every one may. */
+  shows?: (id: string) => boolean;
+}
+
+const SCOPES: Readonly<Record<IdScope, ScopeRules>> = {
+  spec: { check: checkId },
+  numbered: { check: numberedId, shows: isNumberedId },
+  'client-string': { check: clientStringId },
+};
+
+export const scopeRules = (scope: IdScope = 'spec'): ScopeRules => SCOPES[scope];
+
 /** 24 lowercase hex characters, like a MongoDB ObjectId: 96 random bits. */
 export function generateId(): string {
   return randomBytes(12).toString('hex');

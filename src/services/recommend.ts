@@ -4,7 +4,6 @@ import { requestFilter } from './filter';
 import type { SearchLimits, Similar } from '../index/content';
 import type { TenantIndexes } from '../index/indexes';
 import { ALL } from '../storage';
-import { countWords } from '../text';
 import type { TenantContext } from './context';
 import { getDocument } from './documents';
 import { getUser } from './users';
@@ -25,14 +24,6 @@ export interface CandidateOptions {
   filter?: string;
   /** Only documents a version can show (v2: integer ids). */
   visible?: (id: string) => boolean;
-}
-
-/**
- * Words of a text, in any language, counting at most `atMost` (v1's "N words recognized" rule: a text's words,
- * not the model's vocabulary, so a key's first text in any language is accepted; docs/decisions.md).
- */
-export function recognisedWords(text: string, atMost: number): number {
-  return countWords(text, atMost);
 }
 
 /** Turns select_from, exclude and filter into the limits of one vector search. */

@@ -1,16 +1,17 @@
-import { badRequest } from '../errors';
+import { KindredError } from '../errors';
 import type { DocumentRecord } from '../domain';
 import { filterToEsQuery } from '../index/filter';
 import { requestFilter } from './filter';
 import { QueryError, type SearchResponse } from '../keyword';
 import type { TenantContext } from './context';
+import { presentDocuments, showDocuments, type DocumentField, type ShownDocument } from './shown';
 
 /** Runs the search in the key's keyword index, turning a malformed request into a 400. */
 async function run(ctx: TenantContext, esQuery: unknown, fields: readonly string[]): Promise<SearchResponse> {
   try {
     return await ctx.indexes().search(esQuery, { fields: [...fields] });
   } catch (error) {
-    if (error instanceof QueryError) throw badRequest(error.message);
+    if (error instanceof QueryError) throw new KindredError('invalid_search_query', error.message);
     throw error;
   }
 }
@@ -22,6 +23,7 @@ export function searchByKeyword(ctx: TenantContext, esQuery: unknown, fields: re
 
 export interface FilteredListing {
   filter?: string;
+  fields: ReadonlySet<DocumentField>;
   sortOrder: 'asc' | 'desc';
   sortByPublishedAt: boolean;
   offset: number;
@@ -32,7 +34,7 @@ export interface FilteredListing {
  * POST /documents/filtered: documents matching the filter grammar, by publication time or else in
  * creation order. Documents without published_at sort last either way.
  */
-export async function filteredDocuments(ctx: TenantContext, listing: FilteredListing): Promise<DocumentRecord[]> {
+export async function filteredDocuments(ctx: TenantContext, listing: FilteredListing): Promise<ShownDocument[]> {
   let query: Record<string, unknown> = { match_all: {} };
   if (listing.filter !== undefined) {
     query = filterToEsQuery(requestFilter(listing.filter));
@@ -41,13 +43,11 @@ export async function filteredDocuments(ctx: TenantContext, listing: FilteredLis
     ? [{ published_at: { order: listing.sortOrder, missing: '_last' } }, { created_at: 'asc' }]
     : [{ created_at: listing.sortOrder }];
   const result = await run(ctx, { query, sort, from: listing.offset, size: listing.limit }, []);
-  const docs = await ctx.store.documents.getMany(result.hits.hits.map((h) => h.id));
-  return docs.filter((d): d is DocumentRecord => d !== undefined);
+  return showDocuments(ctx, await presentDocuments(ctx, result.hits.hits.map((h) => h.id)), listing.fields);
 }
 
 /** v5/v3/v2 `GET /documents?keywords=`: the most relevant documents for a few words. */
 export async function documentsByKeywords(ctx: TenantContext, keywords: string, fields: string[], n = 25): Promise<DocumentRecord[]> {
   const hits = await ctx.indexes().topByKeywords(keywords, fields, n);
-  const docs = await ctx.store.documents.getMany(hits.map((h) => h.id));
-  return docs.filter((d): d is DocumentRecord => d !== undefined);
+  return presentDocuments(ctx, hits.map((h) => h.id));
 }

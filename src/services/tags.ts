@@ -1,19 +1,20 @@
-import { alreadyExists, ApiError, badRequest, notFound } from '../errors';
-import { now, type DocumentRecord, type TagRecord } from '../domain';
+import { alreadyExists, invalidParameter, KindredError, notFound } from '../errors';
+import { now, type Meta, type TagRecord } from '../domain';
 import { ALL, type Page } from '../storage';
 import { publish, type TenantContext } from './context';
 import type { Listing } from './documents';
 import { checkId, generateId, isValidId } from './ids';
 import { parseMeta } from './values';
+import { presentDocuments, showDocuments, type DocumentField, type ShownDocument } from './shown';
 
+/** A tag as a client writes it; `meta` may also come JSON-encoded in a string. */
 export interface TagInput {
-  meta?: unknown;
-  type?: unknown;
+  meta?: Meta | string | null;
+  type?: string | null;
 }
 
-function parseType(value: unknown): string | null {
-  if (value === null) return null;
-  if (typeof value !== 'string') throw badRequest('type is invalid');
+function parseType(value: string | null): string | null {
+  if (value !== null && typeof value !== 'string') throw invalidParameter('type');
   return value;
 }
 
@@ -73,16 +74,16 @@ export async function listTags(ctx: TenantContext, page: Page, type?: string): P
   return { items: matching.slice(page.offset, page.offset + page.limit), total: matching.length };
 }
 
-export async function documentsOfTag(ctx: TenantContext, id: string): Promise<DocumentRecord[]> {
+/** The tag's documents with the fields asked for. */
+export async function documentsOfTag(ctx: TenantContext, id: string, fields: ReadonlySet<DocumentField>): Promise<ShownDocument[]> {
   await getTag(ctx, id);
   const taggings = await ctx.store.taggings.listBySecond(id, ALL);
-  const docs = await ctx.store.documents.getMany(taggings.map((t) => t.document_id));
-  return docs.filter((d): d is DocumentRecord => d !== undefined);
+  return showDocuments(ctx, await presentDocuments(ctx, taggings.map((t) => t.document_id)), fields);
 }
 
 /** Tags the document; a tag that does not exist yet is created on the way. Tagging twice is a no-op. */
 export async function tagDocument(ctx: TenantContext, documentId: string, tagId: string): Promise<void> {
-  if (!isValidId(tagId) || tagId === 'recommend-by-text') throw badRequest('tag_id is invalid');
+  if (!isValidId(tagId) || tagId === 'recommend-by-text') throw new KindredError('invalid_id', 'tag_id is invalid');
   if (!(await ctx.store.documents.get(documentId))) throw notFound('Document');
   if (!(await ctx.store.tags.get(tagId))) {
     if (await ctx.store.tags.insert(newTag(tagId, {}))) await publish(ctx, 'tag', 'put', tagId);
@@ -95,6 +96,6 @@ export async function tagDocument(ctx: TenantContext, documentId: string, tagId:
 export async function untagDocument(ctx: TenantContext, documentId: string, tagId: string): Promise<void> {
   if (!(await ctx.store.documents.get(documentId))) throw notFound('Document');
   if (!(await ctx.store.tags.get(tagId))) throw notFound('Tag');
-  if (!(await ctx.store.taggings.remove(documentId, tagId))) throw new ApiError(404, "Tagging doesn't exist", {}, 'tagging_not_found');
+  if (!(await ctx.store.taggings.remove(documentId, tagId))) throw new KindredError('tagging_not_found', "Tagging doesn't exist");
   await publish(ctx, 'tagging', 'delete', `${documentId}/${tagId}`);
 }

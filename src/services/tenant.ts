@@ -1,70 +1,109 @@
-import { ApiError } from '../errors';
+import { KindredError } from '../errors';
 import type { Indexes } from '../index/indexes';
-import type { Storage } from '../storage';
+import type { Page, Storage } from '../storage';
 import type { ChangeBus } from '../storage/changes';
 import type { ArticleService } from './articles';
 import type { ClusterService } from './clusters';
 import type { TenantContext } from './context';
 import { deleteAllData } from './data';
 import * as documents from './documents';
-import * as hybrid from './hybrid';
-import * as recommend from './recommend';
+import type { IdScope } from './ids';
+import * as recommendations from './recommendations';
 import * as search from './search';
 import * as tags from './tags';
 import * as users from './users';
-
-/** The members of `M` that work on a tenant (take a `TenantContext` first), with the tenant given. */
-export type TenantBound<M> = {
-  [K in keyof M as M[K] extends (ctx: TenantContext, ...args: never[]) => unknown ? K : never]:
-    M[K] extends (ctx: TenantContext, ...args: infer A) => infer R ? (...args: A) => R : never;
-};
-
-/**
- * One key's door to the domain: the only thing a route handler receives. It holds services bound to the key,
- * not the key's storage, indexes or change bus, so a handler cannot reach past them.
- */
-export interface TenantApi {
-  readonly tenant: string;
-  readonly documents: TenantBound<typeof documents>;
-  readonly tags: TenantBound<typeof tags>;
-  readonly users: TenantBound<typeof users>;
-  readonly recommend: TenantBound<typeof recommend>;
-  readonly hybrid: TenantBound<typeof hybrid>;
-  readonly search: TenantBound<typeof search>;
-  readonly clusters: TenantBound<ClusterService>;
-  readonly articles: TenantBound<ArticleService>;
-  deleteAllData(): Promise<void>;
-}
-
-/**
- * Calls to `target`'s members with the tenant first, each run under `hold` (the key's indexes stay loaded while
- * it runs); each bound function is made once.
- */
-function bind<M extends object>(target: M | undefined, ctx: TenantContext, what: string, hold: <T>(call: () => T) => T): TenantBound<M> {
-  const made = new Map<PropertyKey, unknown>();
-  return new Proxy({}, {
-    get(_, name) {
-      let fn = made.get(name);
-      if (fn === undefined) {
-        const member: unknown = target ? (target as Record<PropertyKey, unknown>)[name] : undefined;
-        if (target && typeof member !== 'function') return undefined;
-        fn = target
-          ? (...args: unknown[]) => hold(() => (member as (...a: unknown[]) => unknown).call(target, ctx, ...args))
-          : () => Promise.reject(new ApiError(503, `${what} is not available`, {}, 'unavailable'));
-        made.set(name, fn);
-      }
-      return fn;
-    },
-  }) as TenantBound<M>;
-}
 
 export interface TenantApiParts {
   storage: Storage;
   changes: ChangeBus;
   indexes: Indexes;
-  /** Absent where the app runs without them (some tests): their calls answer 503. */
+  /** Absent where the app runs without them (some tests): their calls answer 503 `unavailable`. */
   clusters?: ClusterService;
   articles?: ArticleService;
+}
+
+/**
+ * One key's door to the domain: the only thing a route handler receives. It holds the services' calls bound to
+ * the key (each run while the key's indexes stay loaded), not the key's storage, indexes or change bus, so a
+ * handler cannot reach past them.
+ */
+export class TenantApi {
+  readonly documents;
+  readonly tags;
+  readonly users;
+  readonly recommendations;
+  readonly search;
+  readonly clusters;
+  readonly articles;
+  readonly deleteAllData: () => Promise<void>;
+
+  constructor(readonly tenant: string, parts: TenantApiParts) {
+    const { storage, changes, indexes, clusters, articles } = parts;
+    const ctx: TenantContext = { tenant, store: storage.tenant(tenant), changes, indexes: () => indexes.of(tenant) };
+    const bind = <A extends unknown[], R>(call: (ctx: TenantContext, ...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> => indexes.hold(tenant, () => call(ctx, ...args));
+    const unavailable = <A extends unknown[]>(what: string) => (..._args: A): Promise<never> => Promise.reject(new KindredError('unavailable', `${what} is not available`));
+
+    this.documents = {
+      listDocuments: bind(documents.listDocuments),
+      readDocument: bind(documents.readDocument),
+      createDocument: bind(documents.createDocument),
+      updateDocument: bind(documents.updateDocument),
+      deleteDocument: bind(documents.deleteDocument),
+      documentIds: bind(documents.documentIds),
+      tagsOfDocument: bind(documents.tagsOfDocument),
+      preferencesOfDocument: bind(documents.preferencesOfDocument),
+    };
+    this.tags = {
+      getTag: bind(tags.getTag),
+      createTag: bind(tags.createTag),
+      updateTag: bind(tags.updateTag),
+      deleteTag: bind(tags.deleteTag),
+      listTags: bind(tags.listTags),
+      documentsOfTag: bind(tags.documentsOfTag),
+      tagDocument: bind(tags.tagDocument),
+      untagDocument: bind(tags.untagDocument),
+    };
+    this.users = {
+      getUser: bind(users.getUser),
+      createUser: bind(users.createUser),
+      listUsers: bind(users.listUsers),
+      deleteUser: bind(users.deleteUser),
+      preferencesOfUser: bind(users.preferencesOfUser),
+      getPreference: bind(users.getPreference),
+      addPreference: bind(users.addPreference),
+      deletePreference: bind(users.deletePreference),
+    };
+    this.recommendations = {
+      similarToDocument: bind(recommendations.similarToDocument),
+      similarToIds: bind(recommendations.similarToIds),
+      similarToText: bind(recommendations.similarToText),
+      forUser: bind(recommendations.forUser),
+      popular: bind(recommendations.popular),
+      suggestTagsForDocument: bind(recommendations.suggestTagsForDocument),
+      suggestTagsForText: bind(recommendations.suggestTagsForText),
+    };
+    this.search = {
+      searchByKeyword: bind(search.searchByKeyword),
+      filteredDocuments: bind(search.filteredDocuments),
+    };
+    const viaClusters = <A extends unknown[], R>(call: (service: ClusterService, ctx: TenantContext, ...args: A) => Promise<R>): ((...args: A) => Promise<R>) =>
+      (clusters ? bind((c: TenantContext, ...args: A) => call(clusters, c, ...args)) : unavailable('Clustering'));
+    this.clusters = {
+      create: viaClusters((service, c, numberClusters: number) => service.create(c, numberClusters)),
+      list: viaClusters((service, c, page: Page) => service.list(c, page)),
+      get: viaClusters((service, c, id: number) => service.get(c, id)),
+      delete: viaClusters((service, c, id: number) => service.delete(c, id)),
+      clusters: viaClusters((service, c, id: number) => service.clusters(c, id)),
+      words: viaClusters((service, c, id: number, cluster: number) => service.words(c, id, cluster)),
+      wordCloud: viaClusters((service, c, id: number, cluster: number) => service.wordCloud(c, id, cluster)),
+      documents: viaClusters((service, c, id: number, cluster: number, scope?: IdScope) => service.documents(c, id, cluster, scope)),
+    };
+    this.articles = {
+      parse: articles ? bind((c: TenantContext, url: string | undefined) => articles.parse(c, url)) : unavailable<[string | undefined]>('Article extraction'),
+    };
+    this.deleteAllData = bind(deleteAllData);
+  }
 }
 
 /** Every key's `TenantApi`, made once per key at its first request. */
@@ -76,21 +115,7 @@ export class TenantApis {
   of(tenant: string): TenantApi {
     let api = this.apis.get(tenant);
     if (!api) {
-      const { storage, changes, indexes, clusters, articles } = this.parts;
-      const ctx: TenantContext = { tenant, store: storage.tenant(tenant), changes, indexes: () => indexes.of(tenant) };
-      const hold = <T>(call: () => T): T => indexes.hold(tenant, call);
-      api = {
-        tenant,
-        documents: bind(documents, ctx, 'Documents', hold),
-        tags: bind(tags, ctx, 'Tags', hold),
-        users: bind(users, ctx, 'Users', hold),
-        recommend: bind(recommend, ctx, 'Recommendations', hold),
-        hybrid: bind(hybrid, ctx, 'The hybrid recommender', hold),
-        search: bind(search, ctx, 'Search', hold),
-        clusters: bind(clusters, ctx, 'Clustering', hold),
-        articles: bind(articles, ctx, 'Article extraction', hold),
-        deleteAllData: () => hold(() => deleteAllData(ctx)),
-      };
+      api = new TenantApi(tenant, this.parts);
       this.apis.set(tenant, api);
     }
     return api;

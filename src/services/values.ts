@@ -1,4 +1,4 @@
-import { badRequest } from '../errors';
+import { invalidParameter } from '../errors';
 import type { Meta } from '../domain';
 
 /** `meta` arrives as a JSON object or as a JSON-encoded object string; anything else is refused. */
@@ -8,10 +8,10 @@ export function parseMeta(value: unknown): Meta {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw badRequest('meta is invalid');
+      throw invalidParameter('meta');
     }
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw badRequest('meta is invalid');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalidParameter('meta');
   return parsed as Meta;
 }
 
@@ -34,6 +34,6 @@ export function isRfc3339(value: string): boolean {
 
 export function parsePublishedAt(value: unknown): string | null {
   if (value === null) return null;
-  if (typeof value !== 'string' || !isRfc3339(value)) throw badRequest('published_at is invalid');
+  if (typeof value !== 'string' || !isRfc3339(value)) throw invalidParameter('published_at');
   return value;
 }

@@ -23,6 +23,27 @@ const ARTICLE = `<!doctype html><html><head>
 <footer>Copyright Daily Planet. All rights reserved.</footer>
 </body></html>`;
 
+/** A German news page: the lead sits outside the article container; credits, a date line and a "read also" link inside it. */
+const NEWS = `<!doctype html><html lang="de"><head><meta charset="utf-8">
+<title>Neue Brücke über die Elbe eröffnet - Elbkurier</title>
+<meta property="og:site_name" content="Elbkurier">
+</head><body>
+<nav><a href="/">Start</a> <a href="/region">Region</a></nav>
+<div class="kopf"><h1>Neue Brücke über die Elbe eröffnet</h1>
+<div class="vorspann"><p>Nach vier Jahren Bauzeit ist die neue Brücke über die Elbe am Samstag für den Verkehr freigegeben worden, und schon am ersten Tag fuhren tausende Autos darüber.</p></div>
+<div class="autorenzeile"><span>Autor</span> <a href="/autoren/klara-sommer">Klara Sommer</a></div></div>
+<div class="artikel"><div class="text">
+<p>Aktualisiert: 11.04.2020, 10:27</p>
+<p>Die Brücke verbindet die beiden Stadtteile, die bisher nur über einen Umweg von zwanzig Kilometern erreichbar waren, und soll den Pendlern viel Zeit sparen.</p>
+<p>Foto: Max Muster / Elbkurier</p>
+<p>Der Bürgermeister sprach bei der Eröffnung von einem historischen Tag für die Stadt, weil die Brücke seit Jahrzehnten geplant und immer wieder verschoben worden war.</p>
+<p>Lesen Sie auch: Der Streit um die Maut geht weiter</p>
+<p>Die Baukosten lagen mit knapp achtzig Millionen Euro etwas über der ersten Schätzung, doch die Stadt hält die Investition für richtig und erwartet weniger Staus in der Innenstadt.</p>
+<p>Radfahrer und Fußgänger haben auf der Brücke einen eigenen, breiten Weg, der abends beleuchtet ist und an beiden Ufern an das Radwegenetz angeschlossen wurde.</p>
+</div></div>
+<footer>Impressum · Datenschutz</footer>
+</body></html>`;
+
 describe('article extraction service (/parser)', function () {
   this.timeout(120_000);
   let server: RunningServer;
@@ -35,6 +56,9 @@ describe('article extraction service (/parser)', function () {
       if (req.url === '/article') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         res.end(ARTICLE);
+      } else if (req.url === '/news') {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end(NEWS);
       } else if (req.url === '/missing') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end('nope');
@@ -71,6 +95,17 @@ describe('article extraction service (/parser)', function () {
     assert.ok(!a.body.includes('All rights reserved'));
     assert.equal(a.body.split('\n').filter(Boolean).length >= 3, true);
     assert.ok(a.url.startsWith(base));
+  });
+
+  it('keeps the lead outside the article container and drops credits, date lines and "read also" links (issue 30)', async () => {
+    const res = await api.get(`/?url=${encodeURIComponent(`${base}/news`)}`);
+    assert.equal(res.status, 200);
+    const a = res.body;
+    assert.equal(a.title, 'Neue Brücke über die Elbe eröffnet');
+    assert.equal(a.author, 'Klara Sommer');
+    assert.match(a.body, /^Nach vier Jahren Bauzeit/);
+    assert.match(a.body, /Radfahrer und Fußgänger/);
+    assert.doesNotMatch(a.body, /Aktualisiert|Foto: Max Muster|Lesen Sie auch|Impressum/);
   });
 
   it('follows redirects and answers the spec messages for failures', async () => {

@@ -7,8 +7,9 @@ import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import express from 'express';
 import type { AddressInfo } from 'node:net';
-import { batchRoute } from '../../src/api/common/batch';
-import { apiPathNotFound, jsonError } from '../../src/api/common/handlers';
+import { batchRoute } from '../../src/http/batch';
+import { apiPathNotFound } from '../../src/api/common/handlers';
+import { jsonError } from '../../src/http/error-reply';
 import { createApp } from '../../src/http/app';
 import type { Services } from '../../src/http/dispatch';
 import type { Metrics } from '../../src/http/metrics';
@@ -173,7 +174,7 @@ describe('secrets: an internal error is answered without its details', () => {
     renderError: jsonError,
     pathNotFound: apiPathNotFound,
     routes: [
-      { method: 'GET', path: '/boom', handle: async () => { throw new Error('cannot read /work/main/src/secret.ts:12'); } },
+      { method: 'GET', path: '/boom', handle: async () => { throw new Error('cannot read /work/main/src/secret.ts:12'); }, responses: {} },
       batchRoute(),
     ],
   };
@@ -206,6 +207,7 @@ describe('secrets: an internal error is answered without its details', () => {
     const res = await fetch(`${base}/boom`, { headers: { 'Subscription-Key': 'test-key' } });
     assert.equal(res.status, 500);
     assert.deepEqual(await res.json(), { message: 'Internal server error' });
+    assert.equal(res.headers.get('Kindred-Error-Code'), 'internal');
     const batch = await fetch(`${base}/batch`, {
       method: 'POST',
       headers: { 'Subscription-Key': 'test-key', 'Content-Type': 'application/json' },
@@ -213,7 +215,11 @@ describe('secrets: an internal error is answered without its details', () => {
     });
     const text = await batch.text();
     assert.equal(batch.status, 200);
-    assert.deepEqual(JSON.parse(text).results[0], { body: { message: 'Internal server error' }, headers: { 'Content-Type': 'application/json' }, status: 500 });
+    assert.deepEqual(JSON.parse(text).results[0], {
+      body: { message: 'Internal server error' },
+      headers: { 'Content-Type': 'application/json', 'Kindred-Error-Code': 'internal', 'Kindred-Error-Type': 'internal', 'Kindred-Error-Link': 'docs/errors.md#internal' },
+      status: 500,
+    });
     assertNoInternals(text, 'the batch result');
     const logged = lines.filter((l) => l.includes('"level":50') && l.includes('/boom'));
     assert.ok(logged.some((l) => !l.includes('batch operation')), 'the internal error was not logged');

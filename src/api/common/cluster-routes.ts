@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
 import { pagedReply, pageOf, paginationQuery } from '../../http/pagination';
-import type { RequestContext, RouteDef } from '../../http/route';
-import { ClusterService, MAX_CLUSTERS, MIN_CLUSTERS } from '../../services/clusters';
+import { ok, route, type RouteDef } from '../../http/route';
+import { MAX_CLUSTERS, MIN_CLUSTERS } from '../../services/clusters';
 import type { Dialect } from './dialect';
-import { ok, route } from './handlers';
-
+import { clusterDocuments, clusterModel, clusterNumbers, clusterWords, svg } from './responses';
 
 export interface ClusterRoutesOptions {
   d: Dialect;
@@ -17,35 +16,35 @@ const READ_STATUS = 201;
 
 const createBody = Type.Object({ number_clusters: Type.Integer({ minimum: MIN_CLUSTERS, maximum: MAX_CLUSTERS }) });
 
-const modelId = (req: RequestContext) => ClusterService.modelId(req.params.id);
-const clusterId = (req: RequestContext) => ClusterService.clusterId(req.params.cluster_id);
+/** Model ids are positive integers in every version; clusters are numbered from 0. */
+const modelId = Type.String({ pattern: '^[1-9][0-9]{0,15}$' });
+const clusterId = Type.String({ pattern: '^(0|[1-9][0-9]{0,5})$' });
+const modelParams = Type.Object({ id: modelId });
+const clusterParams = Type.Object({ id: modelId, cluster_id: clusterId });
 
 /** Cluster models (v2, v3): one table of rows shared by both versions; the dialect maps document ids. */
 export function clusterRoutes(o: ClusterRoutesOptions): RouteDef[] {
   const { d } = o;
   return [
-    route('POST', '/cluster-models', async (req) => {
-      return ok(await req.tenant.clusters.create(req.body.number_clusters), 201);
-    }, { body: createBody }),
+    route('POST', '/cluster-models', async (req) => ok(await req.tenant.clusters.create(req.body.number_clusters), 201), { body: createBody, responses: { 201: clusterModel } }),
     route('GET', '/cluster-models', async (req) => {
       const page = pageOf(req.query);
       const list = await req.tenant.clusters.list(page);
       return pagedReply(req, list.items, list.total, page);
-    }, { query: Type.Object(paginationQuery) }),
-    route('GET', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.get(modelId(req)), READ_STATUS)),
-    route('DELETE', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.delete(modelId(req)), o.deleteStatus)),
-    route('GET', '/cluster-models/:id/clusters', async (req) => ok(await req.tenant.clusters.clusters(modelId(req)))),
+    }, { query: Type.Object(paginationQuery), responses: { 200: Type.Array(clusterModel) } }),
+    route('GET', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.get(Number(req.params.id)), READ_STATUS), { params: modelParams, responses: { [READ_STATUS]: clusterModel } }),
+    route('DELETE', '/cluster-models/:id', async (req) => ok(await req.tenant.clusters.delete(Number(req.params.id)), o.deleteStatus), { params: modelParams, responses: { [o.deleteStatus]: clusterModel } }),
+    route('GET', '/cluster-models/:id/clusters', async (req) => ok(await req.tenant.clusters.clusters(Number(req.params.id))), { params: modelParams, responses: { 200: clusterNumbers } }),
     route('GET', '/cluster-models/:id/clusters/:cluster_id/documents', async (req) => {
-      const ids = await req.tenant.clusters.documents(modelId(req), clusterId(req));
-      // v2 shows integer ids and only documents with integer ids (those it can address).
-      return ok(ids.filter((id) => d.visible(id)).map((id) => d.id(id)));
-    }),
+      const ids = await req.tenant.clusters.documents(Number(req.params.id), Number(req.params.cluster_id), d.scope);
+      return ok(ids.map((id) => d.id(id)));
+    }, { params: clusterParams, responses: { 200: clusterDocuments(d) } }),
     route('GET', '/cluster-models/:id/clusters/:cluster_id/words', async (req) =>
-      ok(await req.tenant.clusters.words(modelId(req), clusterId(req)))),
+      ok(await req.tenant.clusters.words(Number(req.params.id), Number(req.params.cluster_id))), { params: clusterParams, responses: { 200: clusterWords } }),
     route('GET', '/cluster-models/:id/clusters/:cluster_id/word-cloud', async (req) => ({
       status: 200,
-      body: await req.tenant.clusters.wordCloud(modelId(req), clusterId(req)),
+      body: await req.tenant.clusters.wordCloud(Number(req.params.id), Number(req.params.cluster_id)),
       headers: { 'Content-Type': 'image/svg+xml; charset=utf-8' },
-    })),
+    }), { params: clusterParams, responses: { 200: svg } }),
   ];
 }

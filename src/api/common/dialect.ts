@@ -1,6 +1,7 @@
-import type { DocumentRecord, PreferenceRecord, TagRecord, UserRecord } from '../../domain';
-import { isNumberedId } from '../../services/documents';
-import type { DocumentField } from './fields';
+import type { PreferenceRecord, TagRecord, UserRecord } from '../../domain';
+import { Type, type TSchema } from 'typebox';
+import type { IdScope } from '../../services/ids';
+import type { DocumentField, ShownDocument } from '../../services/shown';
 
 /** Ids as a version shows them: strings, or integers in v2. */
 export type WireId = string | number;
@@ -14,22 +15,23 @@ export interface Dialect {
   fields: readonly DocumentField[];
   /** Fields of a single-document response (create, read, update, delete). */
   fullDocument: ReadonlySet<DocumentField>;
+  /** Which ids the version addresses and shows (services apply it). */
+  scope: IdScope;
   id(id: string): WireId;
+  /** The schema of an id as the version shows it. */
+  idSchema: TSchema;
   tag(tag: TagRecord): Record<string, unknown>;
-  /** Whether this version can show a document of that id (v2 shows integer ids only). */
-  visible(id: string): boolean;
-  /** Whether `visible` is true for every id: searches then need no per-row check (which would rule out the approximate index). */
-  showsEveryDocument: boolean;
 }
 
-export function documentView(dialect: Dialect, doc: DocumentRecord, fields: ReadonlySet<DocumentField>, tags?: string[]) {
+/** A document in the version's shape: id, the fields asked for, timestamps, then published_at and tags. */
+export function documentView(dialect: Dialect, doc: ShownDocument) {
   const view: Record<string, unknown> = { id: dialect.id(doc.id) };
-  if (fields.has('text')) view.text = doc.text;
-  if (fields.has('meta')) view.meta = doc.meta;
+  if (doc.text !== undefined) view.text = doc.text;
+  if (doc.meta !== undefined) view.meta = doc.meta;
   view.created_at = doc.created_at;
   view.updated_at = doc.updated_at;
-  if (fields.has('published_at')) view.published_at = doc.published_at;
-  if (fields.has('tags')) view.tags = tags ?? [];
+  if (doc.published_at !== undefined) view.published_at = doc.published_at;
+  if (doc.tags !== undefined) view.tags = doc.tags;
   return view;
 }
 
@@ -43,20 +45,20 @@ export const preferenceView = (dialect: Dialect, p: PreferenceRecord) => ({
 export const V6: Dialect = {
   fields: ['meta', 'text', 'published_at', 'tags'],
   fullDocument: new Set(['text', 'meta', 'published_at']),
+  scope: 'spec',
   id: (id) => id,
+  idSchema: Type.String(),
   tag: (tag) => ({ id: tag.id, type: tag.type, meta: tag.meta, created_at: tag.created_at }),
-  visible: () => true,
-  showsEveryDocument: true,
 };
 
 /** v5 and v3: no published_at, no tags field, tags without type or meta. */
 export const V5: Dialect = {
   fields: ['text', 'meta'],
   fullDocument: new Set(['text', 'meta']),
+  scope: 'spec',
   id: (id) => id,
+  idSchema: Type.String(),
   tag: (tag) => ({ id: tag.id, created_at: tag.created_at }),
-  visible: () => true,
-  showsEveryDocument: true,
 };
 
-export const V2: Dialect = { ...V5, id: (id) => Number(id), visible: isNumberedId, showsEveryDocument: false };
+export const V2: Dialect = { ...V5, scope: 'numbered', id: (id) => Number(id), idSchema: Type.Integer() };

@@ -1,22 +1,20 @@
-import { Type, type Static } from 'typebox';
-import { badRequest } from '../../errors';
-import type { RequestContext, RouteDef } from '../../http/route';
-import type * as hybrid from '../../services/hybrid';
-import * as recommend from '../../services/recommend';
-import type { HybridAnswer } from '../../models/hybrid/recommender';
-import { anyId, documentViews, ok, route, type IdParam } from './handlers';
-import type { Dialect } from './dialect';
-import { parseFields, type DocumentField } from './fields';
-import { fieldsQuery, idList, onlyIf } from './schemas';
+import { Type } from 'typebox';
+import { ok, route, type RouteDef } from '../../http/route';
+import * as recommendations from '../../services/recommendations';
+import type { DocumentField } from '../../services/shown';
+import { documentView, type Dialect } from './dialect';
+import { parseFields } from './fields';
+import { fieldsQuery, idList, onlyIf, unsupported } from './schemas';
+import { contentRecommendations, hybridRecommendations, recommendations as recommendationsResponse, tagSuggestions } from './responses';
+import type { TProperties } from 'typebox';
 
-const numberParam = Type.Optional(Type.Integer({ minimum: 1, maximum: recommend.MAX_NUMBER, default: recommend.DEFAULT_NUMBER }));
+const numberParam = Type.Optional(Type.Integer({ minimum: 1, maximum: recommendations.MAX_NUMBER, default: recommendations.DEFAULT_NUMBER }));
 const textParam = Type.String({ minLength: 1 });
 
 /** Lists of ids may come as repeated parameters, `name[]` parameters or comma-separated values. */
-export function idListOf(value: unknown): string[] | undefined {
+export function idListOf(value: ReadonlyArray<string | number> | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
+  return value.flatMap((item) => String(item).split(',')).map((s) => s.trim()).filter(Boolean);
 }
 
 export interface RecommendRoutesOptions {
@@ -30,7 +28,6 @@ export interface RecommendRoutesOptions {
   similarToIds: boolean;
   /** The hybrid recommender's response style, or false where the version has none (v2). */
   hybrid: 'v6' | 'v3' | false;
-  idParam?: IdParam;
 }
 
 type Options = RecommendRoutesOptions;
@@ -39,47 +36,67 @@ type Options = RecommendRoutesOptions;
 const commonParams = (o: Options) => ({
   number: numberParam,
   fields: Type.Optional(fieldsQuery),
-  expand_meta: Type.Optional(Type.Boolean()),
-  ...onlyIf(o.filter, { filter: Type.Optional(Type.String()) }),
+  // A version without `filter` refuses it rather than ignoring it: ignoring would answer unfiltered results.
+  filter: Type.Optional(o.filter ? Type.String() : unsupported()),
 });
 const selectParams = { select_from: Type.Optional(idList), exclude: Type.Optional(idList) };
-const hybridParams = (o: Options) => onlyIf(o.hybrid !== false, {
+const hybridParams = {
   use_hybrid: Type.Optional(Type.Boolean({ default: false })),
   unseen_only: Type.Optional(Type.Boolean({ default: true })),
   user_id: Type.Optional(Type.String()),
-});
-const allParams = (o: Options) => Type.Object({ ...commonParams(o), ...selectParams, ...hybridParams(o) });
-type Params = Static<ReturnType<typeof allParams>>;
+};
+/** v3's expand_meta: each item also carries the document's meta. */
+const expandMeta = { expand_meta: Type.Optional(Type.Boolean()) };
+/** The common parameters, with v3's expand_meta where the version has it. */
+const withCommon = <P extends TProperties>(o: Options, properties: P) => onlyIf(o.expandMeta, expandMeta, { ...commonParams(o), ...properties });
+/** The parameters of a route that either recommender may answer (the hybrid one where the version has it; v3 has expand_meta too). */
+function eitherRecommender<P extends TProperties>(o: Options, properties: P) {
+  const base = { ...commonParams(o), ...selectParams, ...properties };
+  return o.expandMeta ? Type.Object({ ...base, ...hybridParams, ...expandMeta }) : onlyIf(o.hybrid !== false, hybridParams, base);
+}
 
-/** select_from and exclude are honoured by both recommenders (the spec reserves them to the hybrid one on v6's similar; honouring them there too breaks no client). */
-function candidateOptions(o: Options, input: Params): recommend.CandidateOptions {
-  if (!o.filter && input.filter !== undefined) throw badRequest('filter is not available in this version');
+/** What any recommendation route's validated parameters may hold. */
+interface RecommendParams {
+  number?: number;
+  fields?: string;
+  filter?: string;
+  expand_meta?: boolean;
+  select_from?: Array<string | number>;
+  exclude?: Array<string | number>;
+  use_hybrid?: boolean;
+  unseen_only?: boolean;
+  user_id?: string;
+}
+
+/** The request's parameters as the recommendation service takes them. */
+function requestOf(o: Options, input: RecommendParams): recommendations.RecommendationRequest {
   return {
+    scope: o.d.scope,
+    fields: input.expand_meta === true ? new Set<DocumentField>(['meta']) : parseFields(input.fields, o.d.fields, o.fieldsDefault),
     number: input.number,
-    filter: o.filter ? input.filter : undefined,
+    filter: input.filter,
     selectFrom: idListOf(input.select_from),
     exclude: idListOf(input.exclude),
-    visible: o.d.showsEveryDocument ? undefined : (id) => o.d.visible(id),
+    hybrid: input.use_hybrid === true ? { userId: input.user_id, unseenOnly: input.unseen_only } : undefined,
   };
 }
 
-/** Result items (`{id, similarity}` or `{id, score}`) with the requested document fields (or v3's meta). */
-async function withFields<T extends { id: string }>(o: Options, req: RequestContext, items: T[], input: Params) {
-  const fields = o.expandMeta && input.expand_meta === true ? new Set<DocumentField>(['meta']) : parseFields(input.fields, o.d.fields, o.fieldsDefault);
-  if (fields.size === 0) return items.map((i) => ({ ...i, id: o.d.id(i.id) }));
-  const present = await req.tenant.documents.presentDocuments(items.map((i) => i.id));
-  const views = new Map((await documentViews(o.d, req, present, fields)).map((v, i) => [present[i].id, v]));
-  return items.filter((i) => views.has(i.id)).map((i) => {
-    const { id: _id, created_at: _c, updated_at: _u, ...extra } = views.get(i.id)!;
-    return { ...i, id: o.d.id(i.id), ...extra };
-  });
+/** One result in the version's shape: its id and score, then the document's fields asked for. */
+function resultView(d: Dialect, item: recommendations.Recommended) {
+  const { shown, ...scored } = item;
+  const view = { ...scored, id: d.id(item.id) };
+  if (!shown) return view;
+  const { id: _id, created_at: _c, updated_at: _u, ...fields } = documentView(d, shown);
+  return { ...view, ...fields };
 }
 
-const similarItems = (o: Options, req: RequestContext, items: recommend.Similar[], input: Params) => withFields(o, req, items, input);
-
-/** The hybrid answer in the version's shape: v6/v5 list `document_ids`/`user_ids`; v3 and similar-to-ids use recognised/unrecognised. */
-async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer, input: Params, idsStyle: boolean) {
-  const results = await withFields(o, req, answer.results, input);
+/**
+ * The answer in the version's shape: the content-based recommender's is a list; the hybrid one's lists
+ * `document_ids`/`user_ids` (v6/v5) or recognised/unrecognised ids (v3, and similar-to-ids everywhere).
+ */
+function answerView(o: Options, answer: recommendations.Recommendations, idsStyle = false) {
+  const results = answer.results.map((item) => resultView(o.d, item));
+  if (answer.recommender === 'content') return results;
   const docs = answer.recognisedDocuments.map((r) => ({ id: o.d.id(r.id), recognised: r.recognised }));
   const user = answer.recognisedUser;
   if (o.hybrid === 'v6' && !idsStyle) {
@@ -96,65 +113,30 @@ async function hybridBody(o: Options, req: RequestContext, answer: HybridAnswer,
   return { results, recognised, unrecognised };
 }
 
-function hybridOptions(input: Params): hybrid.HybridOptions {
-  if (input.filter !== undefined) throw badRequest('filter can be used only with the content-based recommender (use_hybrid=false)');
-  return {
-    number: input.number,
-    selectFrom: idListOf(input.select_from),
-    exclude: idListOf(input.exclude),
-    userId: input.user_id,
-    unseenOnly: input.unseen_only,
-  };
-}
-
-const useHybrid = (o: Options, input: Params) => o.hybrid !== false && input.use_hybrid === true;
-
 export function recommendRoutes(o: Options): RouteDef[] {
-  const common = commonParams(o);
-  const id = o.idParam ?? anyId;
+  const either = { 200: recommendationsResponse(o.d, o.hybrid !== false) };
   const routes = [
-    route('GET', '/documents/:id/similar', async (req) => {
-      const input = req.query;
-      if (useHybrid(o, input)) {
-        const answer = await req.tenant.hybrid.hybridSimilar([id(req.params.id)], hybridOptions(input));
-        return ok(await hybridBody(o, req, answer, input, false));
-      }
-      const items = await req.tenant.recommend.similarToDocument(id(req.params.id), candidateOptions(o, input));
-      return ok(await similarItems(o, req, items, input));
-    }, { query: allParams(o) }),
-    route('POST', '/documents/similar-to-text', async (req) => {
-      const { body } = req;
-      const items = await req.tenant.recommend.similarToText(body.text, candidateOptions(o, body));
-      return ok(await similarItems(o, req, items, body));
-    }, { body: Type.Object({ ...common, text: textParam, select_from: selectParams.select_from }) }),
-    route('GET', '/users/:id/recommendations', async (req) => {
-      const input = req.query;
-      if (useHybrid(o, input)) {
-        const answer = await req.tenant.hybrid.hybridForUser(id(req.params.id), hybridOptions(input));
-        return ok(await hybridBody(o, req, answer, input, false));
-      }
-      const items = await req.tenant.recommend.contentRecommendationsForUser(id(req.params.id), candidateOptions(o, input));
-      return ok(await similarItems(o, req, items, input));
-    }, { query: allParams(o) }),
+    route('GET', '/documents/:id/similar', async (req) =>
+      ok(answerView(o, await req.tenant.recommendations.similarToDocument(req.params.id, requestOf(o, req.query)))),
+    { query: eitherRecommender(o, {}), responses: either }),
+    route('POST', '/documents/similar-to-text', async (req) =>
+      ok(answerView(o, await req.tenant.recommendations.similarToText(req.body.text, requestOf(o, req.body)))),
+    { body: withCommon(o, { text: textParam, select_from: selectParams.select_from }), responses: { 200: contentRecommendations(o.d) } }),
+    route('GET', '/users/:id/recommendations', async (req) =>
+      ok(answerView(o, await req.tenant.recommendations.forUser(req.params.id, requestOf(o, req.query)))),
+    { query: eitherRecommender(o, {}), responses: either }),
   ];
   if (o.hybrid !== false) {
     routes.push(route('GET', '/documents/popular', async (req) => {
-      const input = req.query;
-      const results = await withFields(o, req, await req.tenant.hybrid.popularDocuments(hybridOptions({ ...input, filter: undefined })), input);
+      const answer = await req.tenant.recommendations.popular(requestOf(o, req.query));
+      const results = answer.results.map((item) => resultView(o.d, item));
       return ok(o.hybrid === 'v6' ? { results, document_ids: [], user_ids: [] } : { results, recognised: {}, unrecognised: {} });
-    }, { query: Type.Object({ number: numberParam, fields: Type.Optional(fieldsQuery), expand_meta: Type.Optional(Type.Boolean()), ...selectParams }) }));
+    }, { query: onlyIf(o.expandMeta, expandMeta, { number: numberParam, fields: Type.Optional(fieldsQuery), ...selectParams }), responses: { 200: hybridRecommendations(o.d) } }));
   }
   if (o.similarToIds) {
-    routes.push(route('POST', '/documents/similar-to-ids', async (req) => {
-      const { body } = req;
-      const ids = body.ids.map(String);
-      if (useHybrid(o, body)) {
-        const answer = await req.tenant.hybrid.hybridSimilar(ids, hybridOptions(body));
-        return ok(await hybridBody(o, req, answer, body, true));
-      }
-      const items = await req.tenant.recommend.similarToIds(ids, candidateOptions(o, body));
-      return ok(await similarItems(o, req, items, body));
-    }, { body: Type.Object({ ...allParams(o).properties, ids: Type.Unsafe<Array<string | number>>({ ...idList, minItems: 1, maxItems: 1000 }) }) }));
+    routes.push(route('POST', '/documents/similar-to-ids', async (req) =>
+      ok(answerView(o, await req.tenant.recommendations.similarToIds(req.body.ids.map(String), requestOf(o, req.body)), true)),
+    { body: eitherRecommender(o, { ids: Type.Array(Type.Union([Type.String(), Type.Integer()]), { minItems: 1, maxItems: 1000 }) }), responses: either }));
   }
   return routes;
 }
@@ -162,10 +144,10 @@ export function recommendRoutes(o: Options): RouteDef[] {
 export function tagSuggestionRoutes(): RouteDef[] {
   return [
     route('GET', '/documents/:id/tags/suggested', async (req) =>
-      ok({ results: await req.tenant.recommend.suggestTagsForDocument(req.params.id, req.query.number) }),
-    { query: Type.Object({ number: numberParam }) }),
+      ok({ results: await req.tenant.recommendations.suggestTagsForDocument(req.params.id, req.query.number) }),
+    { query: Type.Object({ number: numberParam }), responses: { 200: tagSuggestions } }),
     route('POST', '/tags/recommend-by-text', async (req) =>
-      ok({ results: await req.tenant.recommend.suggestTagsForText(req.body.text, req.body.number) }),
-    { body: Type.Object({ text: textParam, number: numberParam }) }),
+      ok({ results: await req.tenant.recommendations.suggestTagsForText(req.body.text, req.body.number) }),
+    { body: Type.Object({ text: textParam, number: numberParam }), responses: { 200: tagSuggestions } }),
   ];
 }

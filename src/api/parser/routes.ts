@@ -1,5 +1,11 @@
-import type { ApiVersion } from '../../http/route';
-import { apiPathNotFound, jsonError, route } from '../common/handlers';
+import { Type } from 'typebox';
+import { jsonError } from '../../http/error-reply';
+import { route, type ApiVersion } from '../../http/route';
+import { apiPathNotFound } from '../common/handlers';
+import { article } from '../common/responses';
+
+/** `url` is read as sent: a missing or repeated one is the extraction service's own `url is missing`. */
+const query = Type.Object({ url: Type.Optional(Type.Unknown()) });
 
 /** The article-extraction service: `GET /?url=<article address>`. */
 export const parserVersion: ApiVersion = {
@@ -9,8 +15,9 @@ export const parserVersion: ApiVersion = {
   pathNotFound: apiPathNotFound,
   routes: [
     route('GET', '/', async (req) => {
-      const { result, headers } = await req.tenant.articles.parse(req.query.url);
+      const { url } = req.query;
+      const { result, headers } = await req.tenant.articles.parse(typeof url === 'string' ? url : undefined);
       return { status: 200, body: result, headers };
-    }),
+    }, { query, responses: { 200: article } }),
   ],
 };

@@ -1,6 +1,7 @@
 import type express from 'express';
 import type { Request } from 'express';
-import type { AdminGuard } from '../admin';
+import { adminTokenRequired, type AdminGuard } from '../admin';
+import { errorReply, jsonError } from '../error-reply';
 import type { DashboardData } from '../../ops/operations';
 import { DASHBOARD_HTML } from './page';
 import { DASHBOARD_JS } from './script';
@@ -37,7 +38,10 @@ export function mountDashboard(app: express.Express, options: DashboardOptions):
     if (guard.authorised(req)) return res.status(200).set(PAGE_HEADERS).type('html').send(DASHBOARD_HTML);
     // A browser cannot send the bearer header on a page load: it gets the page (which holds no figures)
     // with the 401, and the page asks for the token. Every other client gets the JSON error.
-    if (wantsHtml(req)) return res.status(401).set({ ...PAGE_HEADERS, 'WWW-Authenticate': 'Bearer' }).type('html').send(DASHBOARD_HTML);
+    if (wantsHtml(req)) {
+      const refusal = errorReply(adminTokenRequired(), jsonError);
+      return res.status(refusal.status).set({ ...PAGE_HEADERS, ...refusal.headers }).type('html').send(DASHBOARD_HTML);
+    }
     guard.admits(req, res);
   });
   app.get('/dashboard/dashboard.js', (_req, res) => {

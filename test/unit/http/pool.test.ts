@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { BusyError, toApiError } from '../../../src/errors';
+import { BusyError } from '../../../src/errors';
+import { httpErrorOf } from '../../../src/http/error-reply';
 import { WorkerPool } from '../../../src/pool';
 
 describe('WorkerPool back-pressure', () => {
@@ -16,7 +17,7 @@ describe('WorkerPool back-pressure', () => {
       for (const o of refused) {
         const error = (o as { error: unknown }).error;
         assert.ok(error instanceof BusyError);
-        const answer = toApiError(error)!;
+        const answer = httpErrorOf(error);
         assert.equal(answer.status, 503);
         assert.equal(answer.code, 'busy');
         assert.equal(answer.headers['Retry-After'], '1');

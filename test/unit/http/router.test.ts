@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Router } from '../../../src/http/router';
 import type { RouteDef } from '../../../src/http/route';
 
-const route = (method: RouteDef['method'], path: string): RouteDef => ({ method, path, handle: async () => ({ status: 200 }) });
+const route = (method: RouteDef['method'], path: string): RouteDef => ({ method, path, handle: async () => ({ status: 200 }), responses: {} });
 
 describe('Router', () => {
   it('prefers literal segments over parameters whatever the table order', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { fetchArticlePage, type FetchOptions, type HostLookup } from '../../../src/parser/fetch';
 import { ParserError } from '../../../src/parser/errors';
+import { httpErrorOf } from '../../../src/http/error-reply';
 import { html, startServer, type TestServer } from './server';
 
 const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Hello world</p></body></html>';
@@ -9,7 +10,7 @@ const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Hel
 async function rejectsWith(promise: Promise<unknown>, message: string): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof ParserError, `expected ParserError, got ${String(error)}`);
-    assert.equal(error.status, 400);
+    assert.equal(httpErrorOf(error).status, 400);
     assert.equal(error.message, message);
     return true;
   });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { baselineParagraphs, chooseBody, jsonLdBody } from '../../../src/parser/body';
+import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemoved, pageBlocks } from '../../../src/parser/body';
+import { dropFurnitureLines, isDateLine } from '../../../src/parser/lines';
 import { decodeHtml, looksLikeLegacy8Bit } from '../../../src/parser/charset';
 import { extractArticle, parseHtml } from '../../../src/parser/extract';
 import { datesInText } from '../../../src/parser/metadata';
@@ -35,7 +36,9 @@ describe('parser: issue 30 (fallback chain, metadata, charset)', () => {
       '<body><nav><p>Home</p></nav><div><p>The first paragraph of the story.</p><ul><li><a href="/a">Other story</a></li></ul><blockquote>A quote.</blockquote></div></body>',
       'https://example.test/',
     );
-    assert.deepEqual(baselineParagraphs(dom.window.document), ['The first paragraph of the story.', 'A quote.']);
+    const blocks = pageBlocks(dom.window.document);
+    noteRemoved(blocks);
+    assert.deepEqual(baselineParagraphs(blocks), ['The first paragraph of the story.', 'A quote.']);
     dom.window.close();
   });
 
@@ -53,5 +56,43 @@ describe('parser: issue 30 (fallback chain, metadata, charset)', () => {
     const result = extractArticle(html, 'https://example.test/a');
     assert.equal(result.author, 'Jane Doe');
     assert.doesNotMatch(result.body, /Max Muster/);
+  });
+});
+
+describe('parser: issue 30 (article completion, furniture lines)', () => {
+  it('completes Readability\'s article with the prose blocks it left out before and inside it, in page order', () => {
+    const lead = `${'Der Vorspann erzählt, worum es geht, in einem langen Satz. '.repeat(3)}`;
+    const missed = `${'Ein Absatz in einem Nachbarcontainer, den Readability nicht nahm. '.repeat(3)}`;
+    const dom = parseHtml(
+      `<body><nav><p>${'Navigation '.repeat(20)}</p></nav><div><p>${lead}</p></div><h2>Kurz</h2>` +
+        `<div><p>Erster Absatz des Artikels.</p></div><aside><p>${'Werbung '.repeat(30)}</p></aside><div><p>${missed}</p></div>` +
+        `<div><p>Letzter Absatz des Artikels.</p></div><p><a href="/x">${'Link '.repeat(40)}</a></p></body>`,
+      'https://example.test/',
+    );
+    const blocks = pageBlocks(dom.window.document);
+    noteRemoved(blocks);
+    const completed = completeArticle(['Erster Absatz des Artikels.', 'Letzter Absatz des Artikels.'], blocks);
+    assert.deepEqual(completed, [lead.trim(), 'Erster Absatz des Artikels.', missed.trim(), 'Letzter Absatz des Artikels.']);
+    dom.window.close();
+  });
+
+  it('drops date lines, captions and credits and "read also" links, and keeps prose that mentions them', () => {
+    const lines = [
+      'Aktualisiert: 11.04.2020, 10:27',
+      'Posted on April 29, 2022',
+      'Foto: Max Muster / dpa',
+      'Marco Odermatt, Ski-Star aus der Schweiz. © AFP / MARCO BERTORELLO',
+      '(Credit: Clayton Aldern / Grist)',
+      'Czytaj też: Wyścig zbrojeń ruszył z kopyta',
+      'Lesen Sie auch: Der Streit um die Maut geht weiter',
+    ];
+    const prose = [
+      'Am 11.04.2020 wurde die Brücke nach vier Jahren Bauzeit eröffnet, früher als geplant.',
+      'Das Foto zeigt den Bürgermeister bei der Eröffnung.',
+      'Belag:',
+    ];
+    assert.deepEqual(dropFurnitureLines([...lines, ...prose]), prose);
+    assert.equal(isDateLine('11 Jan 2019'), true);
+    assert.equal(isDateLine('02.11.2022 - Placebo - Stadthalle Wien Konzert'), false);
   });
 });

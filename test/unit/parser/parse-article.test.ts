@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { WorkerPool } from '../../../src/pool';
 import { ParserError, articleCacheKey, parseArticle, parserSettingsFromEnv } from '../../../src/parser';
+import { httpErrorOf } from '../../../src/http/error-reply';
 import { ARTICLE_HTML } from './fixtures';
 import { html, startServer, type TestServer } from './server';
 
@@ -47,7 +48,7 @@ describe('parser: parseArticle (fetch + extract worker)', function () {
   it('passes fetch errors through as ParserError 400', async () => {
     await assert.rejects(parseArticle(`${server.origin}/nope`, { pool, allowPrivate: true }), (error: unknown) => {
       assert.ok(error instanceof ParserError);
-      assert.equal(error.status, 400);
+      assert.equal(httpErrorOf(error).status, 400);
       assert.equal(error.message, 'URL responded with a 404 status code');
       return true;
     });

@@ -1,18 +1,19 @@
 import { Type, type Static } from 'typebox';
-import { ApiError, badRequest, toApiError } from '../../errors';
-import { withErrorCode } from '../../http/dispatch';
-import type { Call, Reply, RequestContext, RouteDef } from '../../http/route';
-import { jsonError, ok, route } from './handlers';
+import { KindredError, missingParameter } from '../errors';
+import { errorReply, jsonError } from './error-reply';
+import { ok, route, type Call, type Reply, type RequestContext, type RouteDef } from './route';
 
+/** The one path of a batch, in every version that has one. */
+export const BATCH_PATH = '/batch';
 export const MAX_BATCH_OPS = 100;
 
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'get', 'post', 'put', 'delete'] as const;
+export const isBatchPath = (path: string): boolean => path.replace(/\/+$/, '') === BATCH_PATH;
 
 const operationSchema = Type.Object({
-  method: Type.Unsafe<(typeof METHODS)[number]>({ type: 'string', enum: METHODS }),
+  method: Type.Enum(['GET', 'POST', 'PUT', 'DELETE', 'get', 'post', 'put', 'delete']),
   url: Type.String({ pattern: '^/' }),
-  params: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
-  headers: Type.Optional(Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' } })),
+  params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 
 /** One operation of `POST /batch`, as clients (the CLI among them) send it. */
@@ -27,7 +28,8 @@ function toCall(op: BatchOperation): Call {
   const query: Record<string, unknown> = {};
   for (const [key, value] of url.searchParams) {
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
-    query[name] = query[name] === undefined ? value : ([] as unknown[]).concat(query[name], value);
+    const prior = query[name];
+    query[name] = prior === undefined ? value : [prior, value].flat();
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(op.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -36,6 +38,7 @@ function toCall(op: BatchOperation): Call {
   return { method, path: url.pathname, query, headers, body: readsQuery ? undefined : op.params };
 }
 
+/** A result as the original listed it: body (or null), headers, status. */
 function result(reply: Reply) {
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -45,32 +48,34 @@ function result(reply: Reply) {
 async function runOne(req: RequestContext, op: BatchOperation): Promise<ReturnType<typeof result>> {
   try {
     const call = toCall(op);
-    if (call.path.replace(/\/+$/, '') === '/batch') throw badRequest('a batch cannot contain another batch');
+    if (isBatchPath(call.path)) throw new KindredError('nested_batch', 'a batch cannot contain another batch');
     return result(await req.dispatch(call));
   } catch (error) {
-    const apiError = toApiError(error);
-    if (apiError) return result(withErrorCode(jsonError(apiError), apiError));
-    return result({ status: 500, body: { message: 'Internal server error' } });
+    return result(errorReply(error, jsonError));
   }
 }
+
+const batchResults = Type.Object({
+  results: Type.Array(Type.Object({ body: Type.Unknown(), headers: Type.Record(Type.String(), Type.String()), status: Type.Integer() }, { additionalProperties: false })),
+}, { additionalProperties: false });
 
 /** The original's own loader sends `"sequential": "true"`: the strings count as the booleans they spell. */
 function sequentialFlag(value: unknown): boolean {
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
-  throw new ApiError(422, 'Sequential flag is currently required', {}, 'invalid_request');
+  throw new KindredError('invalid_sequential_flag', 'Sequential flag is currently required');
 }
 
 /**
- * POST /batch: operations run in-process through the same version's routes, each authenticated
+ * POST /batch: operations run in-process through the same version's dispatcher, each authenticated
  * by the key in its own headers. `sequential: false` runs them concurrently; results keep order.
  */
 export function batchRoute(): RouteDef {
-  return route('POST', '/batch', async (req) => {
+  return route('POST', BATCH_PATH, async (req) => {
     const { ops, sequential: flag } = req.body;
     const sequential = sequentialFlag(flag);
-    if (ops === undefined) throw badRequest('ops is missing');
-    if (ops.length > MAX_BATCH_OPS) throw badRequest(`ops may hold at most ${MAX_BATCH_OPS} operations`);
+    if (ops === undefined) throw missingParameter('ops');
+    if (ops.length > MAX_BATCH_OPS) throw new KindredError('too_many_operations', `ops may hold at most ${MAX_BATCH_OPS} operations`);
     const results = [];
     if (sequential) {
       for (const op of ops) results.push(await runOne(req, op));
@@ -78,5 +83,5 @@ export function batchRoute(): RouteDef {
       results.push(...(await Promise.all(ops.map((op) => runOne(req, op)))));
     }
     return ok({ results });
-  }, { body: batchBody });
+  }, { body: batchBody, responses: { 200: batchResults } });
 }

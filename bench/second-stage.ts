@@ -1,0 +1,304 @@
+/**
+ * The second stage's shape on bench:quality's splits, in process (issue 32): each corpus's model fitted as the
+ * service fits it (its shape chosen by its own documents), the test texts' exact dense top-N, then the second stage
+ * (`rerankCandidates`) over the first 100, 200, 400, 800 of them, and the variants issue 32 lists, beside TF-IDF and
+ * LSA-64/128/256 on the same split in the same run. Precision@10 by the corpus's label; the second stage's CPU per
+ * query (p50, in this process) as its cost.
+ *
+ *   node dist/bench/second-stage.js
+ *   BENCH_CORPORA=20ng,reuters,debian-de,debian-de-en   (default: 20ng, reuters and each Debian language with its twin)
+ *   BENCH_CANDIDATES=100,200,400,800  BENCH_QUERIES=2000  BENCH_VARIANTS=0 (candidate counts only)
+ */
+import os from 'node:os';
+import {
+  embedBatch, fitModelSync, rankByScore, rerankCandidates, type EmbeddingModel, type FitOptions, type RerankOptions,
+  type SparseVector,
+} from '../src/embedding';
+import type { LsaModel } from '../src/embedding/model';
+import { packSparse } from '../src/embedding/sparse';
+import { analyze, countTerms } from '../src/text';
+import { debianTwins, newsgroups, reuters, type CorpusSplit } from './corpora';
+import { denseTopK, TfidfBaselineRanker } from './quality';
+
+const CANDIDATES = (process.env.BENCH_CANDIDATES ?? '100,200,400,800').split(',').filter(Boolean).map(Number);
+const MAX_CANDIDATES = Math.max(...CANDIDATES);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? Infinity);
+const VARIANTS = process.env.BENCH_VARIANTS !== '0';
+const LSA_DIMS = [64, 128, 256];
+const VARIANT_CANDIDATES = (process.env.BENCH_VARIANT_CANDIDATES ?? '100,200').split(',').filter(Boolean).map(Number);
+const DEBIAN_LANGUAGES = ['de', 'fr', 'ru', 'ja'];
+
+/** The corpus embedded by one model: dense rows and TF-IDF terms of the train and test texts. */
+interface Embedded {
+  model: LsaModel;
+  texts: { train: string[]; test: string[] };
+  train: { vectors: Float32Array; sparse: SparseVector[] };
+  test: { vectors: Float32Array; sparse: SparseVector[] };
+}
+
+function embed(split: CorpusSplit, fitOptions: FitOptions): Embedded {
+  const model: EmbeddingModel = fitModelSync(split.train.map((d) => d.text), { minDocsForCorpusModel: 0, ...fitOptions });
+  if (model.kind !== 'lsa') throw new Error('expected a corpus model');
+  const texts = { train: split.train.map((d) => d.text), test: split.test.map((d) => d.text) };
+  return { model, texts, train: embedBatch(model, texts.train), test: embedBatch(model, texts.test) };
+}
+
+/** Each test text's dense candidates: train rows best first, their dense scores and rows. */
+interface Candidates {
+  rows: number[];
+  dense: Float32Array;
+}
+
+function candidatesOf(e: Embedded, count: number): Candidates[] {
+  const dim = e.model.dim;
+  const out: Candidates[] = [];
+  for (let q = 0; q < e.test.sparse.length; q++) {
+    const query = e.test.vectors.subarray(q * dim, (q + 1) * dim);
+    const rows = denseTopK(e.train.vectors, dim, query, count);
+    out.push({ rows, dense: Float32Array.from(rows, (r) => dot(e.train.vectors, r * dim, query, dim)) });
+  }
+  return out;
+}
+
+function dot(rows: Float32Array, offset: number, v: Float32Array, dim: number): number {
+  let s = 0;
+  for (let j = 0; j < dim; j++) s += rows[offset + j]! * v[j]!;
+  return s;
+}
+
+function rowsOf(vectors: Float32Array, dim: number, rows: readonly number[]): Float32Array {
+  const out = new Float32Array(rows.length * dim);
+  rows.forEach((r, c) => out.set(vectors.subarray(r * dim, (r + 1) * dim), c * dim));
+  return out;
+}
+
+/** How a variant orders one query's first `n` candidates: train rows, best first. */
+type Reorder = (e: Embedded, query: number, candidates: Candidates, n: number) => number[];
+
+const denseOnly: Reorder = (_e, _q, c) => c.rows.slice(0, 10);
+
+/** The service's second stage with the model's weights, `change` applied. */
+function secondStage(change: Partial<RerankOptions> = {}): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows), ...change,
+    });
+    return rankByScore(scores).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/**
+ * A prototype of the second stage's variants (issue 32), plain and unoptimised: every score of `rerankCandidates`
+ * with its own weight, the feedback documents chosen by the direct TF-IDF cosine, the dense score or the first
+ * pass's blend, optionally a second round fed by the first round's best.
+ */
+interface Blend {
+  direct: number;
+  feedback: number;
+  dense: number;
+  denseFeedback: number;
+  feedbackDocs: number;
+  feedbackBy: 'direct' | 'dense' | 'blend';
+  rounds?: number;
+  /** feedback documents' weights proportional to their score (else a plain mean) */
+  weighted?: boolean;
+  /** skip feedback candidates whose TF-IDF cosine with one already chosen is at least this (near duplicates) */
+  distinct?: number;
+  /** the candidates' TF-IDF vectors to use instead of the model's (another term weighting) */
+  sparse?: (e: Embedded) => { train: SparseVector[]; test: SparseVector[] };
+}
+
+function sparseDot(a: SparseVector, b: SparseVector): number {
+  let i = 0;
+  let j = 0;
+  let s = 0;
+  while (i < a.ids.length && j < b.ids.length) {
+    const x = a.ids[i]!;
+    const y = b.ids[j]!;
+    if (x === y) s += a.weights[i++]! * b.weights[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return s;
+}
+
+const sparseCache = new WeakMap<Embedded, Map<Blend['sparse'], { train: SparseVector[]; test: SparseVector[] }>>();
+
+function blended(b: Blend): Reorder {
+  return (e, q, c, n) => {
+    const dim = e.model.dim;
+    let cache = sparseCache.get(e);
+    if (!cache) sparseCache.set(e, (cache = new Map()));
+    let terms = cache.get(b.sparse);
+    if (!terms) cache.set(b.sparse, (terms = b.sparse ? b.sparse(e) : { train: e.train.sparse, test: e.test.sparse }));
+    const rows = c.rows.slice(0, n);
+    const cs = rows.map((r) => terms.train[r]!);
+    const direct = Float64Array.from(cs, (v) => sparseDot(terms.test[q]!, v));
+    const dense = Float64Array.from(c.dense.subarray(0, n), (x) => Math.max(0, x));
+    const choose = (by: Float64Array): number[] => {
+      const order = Array.from(by.keys()).sort((x, y) => by[y]! - by[x]! || x - y);
+      const chosen: number[] = [];
+      for (const i of order) {
+        if (chosen.length >= b.feedbackDocs) break;
+        if (b.distinct !== undefined && chosen.some((f) => sparseDot(cs[f]!, cs[i]!) >= b.distinct!)) continue;
+        chosen.push(i);
+      }
+      return chosen;
+    };
+    const score = (feedback: number[], by: Float64Array): Float64Array => {
+      const w = feedback.map((f) => (b.weighted ? Math.max(1e-6, by[f]!) : 1));
+      const total = w.reduce((x, y) => x + y, 0);
+      return Float64Array.from(rows, (r, i) => {
+        let fb = 0;
+        let dfb = 0;
+        feedback.forEach((f, k) => {
+          if (b.feedback) fb += (w[k]! / total) * sparseDot(cs[f]!, cs[i]!);
+          if (b.denseFeedback) dfb += (w[k]! / total) * Math.max(0, dot(e.train.vectors, r * dim, e.train.vectors.subarray(rows[f]! * dim, (rows[f]! + 1) * dim), dim));
+        });
+        return b.direct * direct[i]! + b.feedback * fb + b.dense * dense[i]! + b.denseFeedback * dfb;
+      });
+    };
+    const firstBy = b.feedbackBy === 'direct' ? direct : b.feedbackBy === 'dense' ? dense : Float64Array.from(direct, (d, i) => b.direct * d + b.dense * dense[i]!);
+    let scores = score(choose(firstBy), firstBy);
+    for (let round = 1; round < (b.rounds ?? 1); round++) scores = score(choose(scores), scores);
+    return Array.from(scores.keys()).sort((x, y) => scores[y]! - scores[x]! || x - y).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/** The service's weights as a Blend (checks the prototype against `rerankCandidates`). */
+const SERVICE: Blend = { direct: 1, feedback: 2, dense: 0.6, denseFeedback: 1, feedbackDocs: 3, feedbackBy: 'direct' };
+
+/** BM25's saturating term frequency and length normalisation (k1 1.2, b 0.75) with the model's idf, L2-normalised. */
+function bm25(e: Embedded): { train: SparseVector[]; test: SparseVector[] } {
+  const analysed = (texts: readonly string[]) => texts.map((t) => analyze(t, { hint: e.model.language }).terms);
+  const train = analysed(e.texts.train);
+  const test = analysed(e.texts.test);
+  const average = train.reduce((s, t) => s + t.length, 0) / Math.max(1, train.length);
+  const vector = (terms: string[]): SparseVector => {
+    const pairs: Array<[number, number]> = [];
+    for (const [term, tf] of countTerms(terms)) {
+      const id = e.model.vocabulary.get(term);
+      if (id !== undefined) pairs.push([id, (e.model.idf[id]! * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * terms.length) / average))]);
+    }
+    pairs.sort((x, y) => x[0] - y[0]);
+    const norm = Math.hypot(...pairs.map(([, w]) => w)) || 1;
+    return { ids: Uint32Array.from(pairs, ([id]) => id), weights: Float32Array.from(pairs, ([, w]) => w / norm) };
+  };
+  return { train: train.map(vector), test: test.map(vector) };
+}
+
+/** Models fitted otherwise (the second stage with the default weights). */
+const MODEL_VARIANTS: Record<string, FitOptions> = {
+  'd128': { dim: 128 },
+  'σ-weight σ^0 (plain projection)': { singularValueExponent: 1 },
+};
+
+const VARIANT_BLENDS: Record<string, Blend> = {
+  'prototype of the service': SERVICE,
+  'LSA only: dense + dense feedback (m 3, by dense)': { direct: 0, feedback: 0, dense: 1, denseFeedback: 1, feedbackDocs: 3, feedbackBy: 'dense' },
+  'LSA only, μ 2': { direct: 0, feedback: 0, dense: 1, denseFeedback: 2, feedbackDocs: 3, feedbackBy: 'dense' },
+  'LSA only, m 10 weighted, μ 2': { direct: 0, feedback: 0, dense: 1, denseFeedback: 2, feedbackDocs: 10, feedbackBy: 'dense', weighted: true },
+  'service, feedback by blend': { ...SERVICE, feedbackBy: 'blend' },
+  'service, 2 rounds': { ...SERVICE, rounds: 2 },
+  'service, m 5 weighted': { ...SERVICE, feedbackDocs: 5, weighted: true },
+  'service, distinct feedback (cos < 0.8)': { ...SERVICE, distinct: 0.8 },
+  'service, BM25 terms': { ...SERVICE, sparse: bm25 },
+  'service, direct 0.5, dense 1': { ...SERVICE, direct: 0.5, dense: 1 },
+};
+
+interface Measured {
+  precision: number;
+  /** CPU milliseconds of reordering per query, median (this thread; wall time on a loaded machine is the scheduler's) */
+  p50: number;
+}
+
+function measure(split: CorpusSplit, e: Embedded, candidates: Candidates[], n: number, reorder: Reorder): Measured {
+  let hits = 0;
+  const times: number[] = [];
+  candidates.forEach((c, q) => {
+    const started = process.cpuUsage();
+    const top = reorder(e, q, c, n);
+    const used = process.cpuUsage(started);
+    times.push((used.user + used.system) / 1000);
+    for (const r of top) if (split.train[r]!.label === split.test[q]!.label) hits++;
+  });
+  times.sort((a, b) => a - b);
+  return { precision: hits / (candidates.length * 10), p50: times[Math.floor(times.length / 2)] ?? 0 };
+}
+
+async function tfidfBaseline(split: CorpusSplit): Promise<number> {
+  const ranker = new TfidfBaselineRanker();
+  await ranker.index(split.train);
+  const labelOf = new Map(split.train.map((d) => [d.id, d.label] as const));
+  const results = await ranker.topK(split.test.map((d) => d.text), 10);
+  let hits = 0;
+  results.forEach((ids, q) => (hits += ids.filter((id) => labelOf.get(id) === split.test[q]!.label).length));
+  return hits / (split.test.length * 10);
+}
+
+function splitsOf(names: readonly string[]): CorpusSplit[] {
+  const out: CorpusSplit[] = [];
+  for (const name of names) {
+    if (name === '20ng') out.push(newsgroups());
+    else if (name === 'reuters') out.push(reuters());
+    else {
+      const m = /^debian-([a-z]+)(-en)?$/.exec(name);
+      if (!m) throw new Error(`unknown corpus ${name}`);
+      const twins = debianTwins(m[1]!);
+      out.push(m[2] ? twins.english : twins.translated);
+    }
+  }
+  return out.map((s) => ({ ...s, test: s.test.slice(0, QUERIES) }));
+}
+
+const row = (cells: ReadonlyArray<string | number>): string =>
+  `| ${cells.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(4) : String(c))).join(' | ')} |`;
+
+async function main(): Promise<void> {
+  const names = (process.env.BENCH_CORPORA ?? ['20ng', 'reuters', ...DEBIAN_LANGUAGES.flatMap((l) => [`debian-${l}`, `debian-${l}-en`])].join(','))
+    .split(',').filter(Boolean);
+  console.log(`## second stage by candidate count (bench/second-stage.ts) — ${new Date().toISOString()}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+  for (const split of splitsOf(names)) {
+    const started = performance.now();
+    const chosen = embed(split, {});
+    const shape = chosen.model.shape!;
+    const candidates = candidatesOf(chosen, MAX_CANDIDATES);
+    const baselines: Array<[string, number]> = [['TF-IDF', await tfidfBaseline(split)]];
+    for (const dim of LSA_DIMS) {
+      const e = embed(split, { dim });
+      baselines.push([`LSA-${dim}`, measure(split, e, candidatesOf(e, 10), 10, denseOnly).precision]);
+    }
+    const best = Math.max(...baselines.map(([, p]) => p));
+    console.log('');
+    console.log(`### ${split.name} (${split.label}): ${split.train.length} train, ${split.test.length} queries; shape d${shape.dim}, ` +
+      `${shape.secondStage ? 'second stage' : 'dense only'} (median ${shape.check?.medianTerms ?? '?'} terms)`);
+    console.log('');
+    console.log(row(['baselines', ...baselines.map(([n, p]) => `${n} ${p.toFixed(4)}`)]));
+    console.log('');
+    console.log(row(['method', 'candidates', 'P@10', '− best baseline', 'p50 CPU ms/query']));
+    console.log(row(['---', '---', '---', '---', '---']));
+    const report = (name: string, n: number, reorder: Reorder, e: Embedded = chosen, c: Candidates[] = candidates): void => {
+      const m = measure(split, e, c, n, reorder);
+      console.log(row([name, n, m.precision, `${m.precision >= best ? '+' : ''}${(m.precision - best).toFixed(4)}`, m.p50.toFixed(2)]));
+    };
+    report('dense only', 10, denseOnly);
+    for (const n of CANDIDATES) report('second stage (model weights)', n, secondStage());
+    if (VARIANTS) {
+      for (const [name, b] of Object.entries(VARIANT_BLENDS)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
+      for (const [name, options] of Object.entries(MODEL_VARIANTS)) {
+        const e = embed(split, options);
+        const c = candidatesOf(e, Math.max(...VARIANT_CANDIDATES));
+        report(`${name}: dense only`, 10, denseOnly, e, c);
+        for (const n of VARIANT_CANDIDATES) report(`${name}: second stage`, n, secondStage(), e, c);
+        for (const n of VARIANT_CANDIDATES) report(`${name}: LSA only, μ 2`, n, blended(VARIANT_BLENDS['LSA only, μ 2']!), e, c);
+      }
+    }
+    console.error(`${split.name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
