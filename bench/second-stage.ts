@@ -8,6 +8,7 @@
  *   node dist/bench/second-stage.js
  *   BENCH_CORPORA=20ng,reuters,debian-de,debian-de-en   (default: 20ng, reuters and each Debian language with its twin)
  *   BENCH_CANDIDATES=100,200,400,800  BENCH_QUERIES=2000  BENCH_VARIANTS=0 (candidate counts only)
+ *   BENCH_VARIANT_CANDIDATES=100,200   (the candidate counts each variant of VARIANT_BLENDS and MODEL_VARIANTS runs at)
  */
 import os from 'node:os';
 import {
