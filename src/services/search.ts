@@ -7,7 +7,7 @@ import type { TenantContext } from './context';
 import { presentDocuments, showDocuments, type DocumentField, type ShownDocument } from './shown';
 
 /** Runs the search in the key's keyword index, turning a malformed request into a 400. */
-async function run(ctx: TenantContext, esQuery: unknown, fields: readonly string[]): Promise<SearchResponse> {
+async function run(ctx: TenantContext, esQuery: Readonly<Record<string, unknown>>, fields: readonly string[]): Promise<SearchResponse> {
   try {
     return await ctx.indexes().search(esQuery, { fields: [...fields] });
   } catch (error) {
@@ -17,7 +17,7 @@ async function run(ctx: TenantContext, esQuery: unknown, fields: readonly string
 }
 
 /** POST /documents/by-keyword: an Elasticsearch request body over the key's documents. */
-export function searchByKeyword(ctx: TenantContext, esQuery: unknown, fields: readonly string[]): Promise<SearchResponse> {
+export function searchByKeyword(ctx: TenantContext, esQuery: Readonly<Record<string, unknown>>, fields: readonly string[]): Promise<SearchResponse> {
   return run(ctx, esQuery, fields);
 }
 

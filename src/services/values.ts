@@ -2,8 +2,8 @@ import { invalidParameter } from '../errors';
 import type { Meta } from '../domain';
 
 /** `meta` arrives as a JSON object or as a JSON-encoded object string; anything else is refused. */
-export function parseMeta(value: unknown): Meta {
-  let parsed = value;
+export function parseMeta(value: Meta | string): Meta {
+  let parsed: unknown = value;
   if (typeof value === 'string') {
     try {
       parsed = JSON.parse(value);
@@ -32,7 +32,7 @@ export function isRfc3339(value: string): boolean {
   return true;
 }
 
-export function parsePublishedAt(value: unknown): string | null {
+export function parsePublishedAt(value: string | null): string | null {
   if (value === null) return null;
   if (typeof value !== 'string' || !isRfc3339(value)) throw invalidParameter('published_at');
   return value;
