@@ -10,13 +10,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { decodeHtml } from '../src/parser/charset';
 import { extractArticle } from '../src/parser/extract';
+import { arg } from './extract-fields';
 
 type Extract = typeof extractArticle;
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 

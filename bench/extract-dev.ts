@@ -13,6 +13,7 @@ import zlib from 'node:zlib';
 import { WorkerPool } from '../src/pool';
 import { decodeHtml } from '../src/parser/charset';
 import type { ArticleResult, ExtractPayload } from '../src/parser/types';
+import { arg, authorKey, sameDay, squashSpace } from './extract-fields';
 
 interface EvalRow {
   file: string;
@@ -37,24 +38,10 @@ interface PageRun {
   result: Pick<ArticleResult, 'title' | 'author' | 'published' | 'body'>;
 }
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-
-/** The scorer's whitespace rule (Python's str.split()). */
-const squash = (s: string | null | undefined): string => (s ?? '').replace(/[\s\u001c-\u001f\u0085]+/g, ' ').trim();
-const authorKey = (s: string | null | undefined): string =>
-  squash(s)
-    .toLowerCase()
-    .replace(/^(?:by|von|par|por|door|di|av)\s+/, '')
-    .replace(/[\s.,;:|]+$/, '')
-    .replace(/\s*(?:;|&|\band\b|\bund\b|\bet\b)\s*/g, ', ');
-
 function scorePage(row: EvalRow, result: ArticleResult): PageRun {
-  const text = squash(result.body);
-  const missed = row.with.filter((w) => !text.includes(squash(w)));
-  const leaked = row.without.filter((w) => text.includes(squash(w)));
+  const text = squashSpace(result.body);
+  const missed = row.with.filter((w) => !text.includes(squashSpace(w)));
+  const leaked = row.without.filter((w) => text.includes(squashSpace(w)));
   return {
     file: row.file,
     missed,
@@ -63,9 +50,9 @@ function scorePage(row: EvalRow, result: ArticleResult): PageRun {
     fn: missed.length,
     fp: leaked.length,
     tn: row.without.length - leaked.length,
-    title: row.title === undefined || squash(result.title) === squash(row.title),
+    title: row.title === undefined || squashSpace(result.title) === squashSpace(row.title),
     author: row.author === undefined || authorKey(result.author) === authorKey(row.author),
-    date: row.date === undefined || (result.published ?? '').slice(0, 10) === row.date.slice(0, 10),
+    date: row.date === undefined || sameDay(result.published, row.date),
     result: { title: result.title, author: result.author, published: result.published, body: result.body },
   };
 }

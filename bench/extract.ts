@@ -21,6 +21,7 @@ import { parseHtml } from '../src/parser/extract';
 import { fetchArticlePage } from '../src/parser/fetch';
 import { paragraphsOf, wordTokens } from '../src/parser/text';
 import type { ArticleResult, ExtractPayload } from '../src/parser/types';
+import { arg, authorKey, sameDay, squashSpace } from './extract-fields';
 
 const PAGE_URL = 'http://fakehost/test/page.html';
 
@@ -48,10 +49,6 @@ interface Scores {
   publishedExtra: boolean;
 }
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
 
 export function tokenF1(predicted: string[], expected: string[]): number {
   if (predicted.length === 0 && expected.length === 0) return 1;
@@ -336,16 +333,6 @@ const EVAL_PUBLISHED: [string, number, number, number][] = [
   ['newspaper4k 0.9.6', 0.878, 0.736, 0.801],
 ];
 
-/** Whitespace as Python's str.split() sees it (the eval scorer's definition). */
-const PY_SPACE = /[\s\u001c-\u001f\u0085]+/g;
-const squashSpace = (s: string | null | undefined): string => (s ?? '').replace(PY_SPACE, ' ').trim();
-const authorKey = (s: string | null | undefined): string =>
-  squashSpace(s)
-    .toLowerCase()
-    .replace(/^(?:by|von|par|por|door|di|av)\s+/, '')
-    .replace(/[\s.,;:|]+$/, '')
-    .replace(/\s*(?:;|&|\band\b|\bund\b|\bet\b)\s*/g, ', ');
-
 interface EvalScore {
   precision: number;
   recall: number;
@@ -390,7 +377,7 @@ function tallyEvalMetadata(rows: EvalRow[], results: ArticleResult[], misses: st
     }
     if (row.date !== undefined) {
       tally.date[1]++;
-      if ((r.published ?? '').slice(0, 10) === row.date.slice(0, 10)) tally.date[0]++;
+      if (sameDay(r.published, row.date)) tally.date[0]++;
       else misses.push(`date   ${row.file}: ${JSON.stringify(r.published)} expected ${JSON.stringify(row.date)}`);
     }
   });

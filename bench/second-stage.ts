@@ -16,7 +16,7 @@ import {
   type SparseVector,
 } from '../src/embedding';
 import type { LsaModel } from '../src/embedding/model';
-import { packSparse } from '../src/embedding/sparse';
+import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
 import { debianTwins, newsgroups, reuters, type CorpusSplit } from './corpora';
 import { denseTopK, TfidfBaselineRanker } from './quality';
@@ -108,20 +108,6 @@ interface Blend {
   distinct?: number;
   /** the candidates' TF-IDF vectors to use instead of the model's (another term weighting) */
   sparse?: (e: Embedded) => { train: SparseVector[]; test: SparseVector[] };
-}
-
-function sparseDot(a: SparseVector, b: SparseVector): number {
-  let i = 0;
-  let j = 0;
-  let s = 0;
-  while (i < a.ids.length && j < b.ids.length) {
-    const x = a.ids[i]!;
-    const y = b.ids[j]!;
-    if (x === y) s += a.weights[i++]! * b.weights[j++]!;
-    else if (x < y) i++;
-    else j++;
-  }
-  return s;
 }
 
 const sparseCache = new WeakMap<Embedded, Map<Blend['sparse'], { train: SparseVector[]; test: SparseVector[] }>>();

@@ -1,4 +1,5 @@
 import { analyze, countTerms, mainLanguageOf, UNDETERMINED } from '../text';
+import { termCountsOf } from '../text/term-counts-task';
 
 /**
  * A complement Naive Bayes tag classifier over one key's taggings (Rennie et al. 2003), kept current
@@ -273,8 +274,7 @@ export class TagModel {
    * text's terms, then over the tags that saw each of them (a multiply-add each), then one ln per tag.
    */
   score(text: string, limit = Infinity, include?: ReadonlySet<string>): TagScore[] {
-    const counted = countTerms(analyze(text, { hint: this.mainLanguage() }).terms);
-    return this.scoreTerms({ terms: [...counted.keys()], counts: Uint32Array.from(counted.values()) }, limit, include);
+    return this.scoreTerms(termCountsOf({ text, hint: this.mainLanguage() }), limit, include);
   }
 
   /** The language a text too short to tell its own is analysed in for `scoreTerms` (the documents' main one). */
