@@ -348,7 +348,7 @@ function pathSpecs(corpus: Corpus, texts: readonly string[], words: readonly str
       query: (i) => v6Get(`/documents/d${docs[i % n]}`),
     },
     {
-      name: 'bare', label: 'bare Express GET /documents/:id (bench/bare-server.ts)', bare: true, distinct: n,
+      name: 'bare', label: 'bare Express GET /documents/:id (bench/bare-server.ts, the same answers from memory)', bare: true, distinct: n,
       check: (body) => (typeof (body as { text?: unknown }).text === 'string' ? undefined : 'not a document'),
       query: (i) => ({ method: 'GET', path: `/documents/d${docs[i % n]}`, headers: {} }),
     },
@@ -618,6 +618,26 @@ async function measurePaths(size: SizeName, specs: PathSpec[], feeds: Map<string
   return new Map([...runs].map(([k, v]) => [k, medianCell(v)]));
 }
 
+/**
+ * Kindred's answers to GET /documents/d0…d{n-1}, written to a file for the bare server (bench/bare-server.ts): the
+ * reference then writes the same bytes per request as Kindred does (20NG posts average several KB; a fixed small
+ * document made the reference cheaper than the work compared with it).
+ */
+async function answersOf(base: string, n: number): Promise<string> {
+  const answers: Array<[string, unknown]> = [];
+  for (let start = 0; start < n; start += 16) {
+    const ids = Array.from({ length: Math.min(16, n - start) }, (_, i) => `d${start + i}`);
+    answers.push(...await Promise.all(ids.map(async (id): Promise<[string, unknown]> => {
+      const res = await fetch(`${base}/documents/${id}`, { headers: { 'Subscription-Key': KEY } });
+      if (!res.ok) throw new Error(`GET /documents/${id}: ${res.status}`);
+      return [id, await res.json()];
+    })));
+  }
+  const file = path.join(os.tmpdir(), `kindred-bare-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(answers));
+  return file;
+}
+
 async function checkPaths(specs: PathSpec[], targetOf: (spec: PathSpec) => Target): Promise<string> {
   const problems: string[] = [];
   for (const spec of specs) {
@@ -641,13 +661,15 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
   const prepared = external ? undefined : await prepare(corpus);
   let kindred = prepared?.kindred;
   let bare: Spawned | undefined;
+  let bareDocuments: string | undefined;
   try {
     const specs = selectedPaths(corpus, pathSpecs(corpus, texts, keywordWords(corpus.texts)));
+    const server = (): Target => external ?? { url: kindred!.base, pid: kindred!.child.pid! };
     if (specs.some((s) => s.bare)) {
-      bare = await spawnServer(path.join(__dirname, 'bare-server.js'), {});
+      bareDocuments = await answersOf(server().url, corpus.texts.length);
+      bare = await spawnServer(path.join(__dirname, 'bare-server.js'), { BARE_DOCUMENTS: bareDocuments });
       live.add(bare.child);
     }
-    const server = (): Target => external ?? { url: kindred!.base, pid: kindred!.child.pid! };
     const targetOf = (spec: PathSpec): Target => (spec.bare ? { url: bare!.url, pid: bare!.child.pid! } : server());
     const checked = await checkPaths(specs, targetOf);
     const feeds = new Map(specs.map((s) => [s.name, new Feed(s)]));
@@ -668,6 +690,7 @@ async function measureSize(size: SizeName, texts: readonly string[]): Promise<vo
       await bare.stop();
       live.delete(bare.child);
     }
+    if (bareDocuments) fs.rmSync(bareDocuments, { force: true });
     if (prepared && !prepared.kept) fs.rmSync(prepared.dir, { recursive: true, force: true });
   }
   if (IN_PROCESS.includes(size)) {

@@ -39,12 +39,23 @@ export interface AppOptions {
   dashboard?: () => Promise<DashboardData>;
 }
 
+/**
+ * A reply onto the wire. JSON bodies are written as one string with their length, not through Express's res.json:
+ * res.send turns a body of 1,000 characters or more into a Buffer, which Node then writes as a second chunk
+ * (a writev per answer; bench:throughput's document reads, docs/decisions/throughput.md). HEAD answers carry the
+ * headers only (Node drops the body).
+ */
 function send(res: Response, reply: Reply): void {
-  res.status(reply.status);
+  res.statusCode = reply.status;
   if (reply.headers) res.set(reply.headers);
   if (reply.body === undefined) res.end();
   else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) res.send(reply.body);
-  else res.json(reply.body);
+  else {
+    const json = JSON.stringify(reply.body);
+    if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(json));
+    res.end(json);
+  }
 }
 
 /** body-parser's refusals carry a 4xx `status`; they become Kindred errors (anything else is a bug). */

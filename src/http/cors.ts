@@ -5,6 +5,9 @@ import type { CorsOrigins } from '../config';
 /** Paths behind the admin token: same-origin only (a bearer token is never offered to other origins). */
 const ADMIN_PATHS = /^\/(metrics|dashboard)(\/|$)/;
 
+/** Pagination, rate limits and the balancer's node name, readable by scripts. */
+const EXPOSED_HEADERS = ['Link', 'Total', 'Per-Page', 'Retry-After', 'Kindred-Node'];
+
 /**
  * Browser clients called the original service directly. Preflights are answered here, before
  * authentication and routing (a preflight carries no key); every other answer, errors included,
@@ -15,9 +18,18 @@ export function corsMiddleware(origins: CorsOrigins): RequestHandler {
     origin: origins === '*' ? '*' : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
     allowedHeaders: ['Content-Type', 'Subscription-Key', 'X-Requested-With'],
-    // Pagination, rate limits and the balancer's node name, readable by scripts.
-    exposedHeaders: ['Link', 'Total', 'Per-Page', 'Retry-After', 'Kindred-Node'],
+    exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
-  return (req, res, next) => (ADMIN_PATHS.test(req.path) ? next() : handle(req, res, next));
+  if (origins !== '*') return (req, res, next) => (ADMIN_PATHS.test(req.path) ? next() : handle(req, res, next));
+  // Every origin: a request that is not a preflight gets the same two headers, set here without the library's
+  // per-request option handling (a twentieth of a document read's event-loop time; bench:throughput).
+  const exposed = EXPOSED_HEADERS.join(',');
+  return (req, res, next) => {
+    if (ADMIN_PATHS.test(req.path)) return next();
+    if (req.method === 'OPTIONS') return handle(req, res, next);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', exposed);
+    return next();
+  };
 }
