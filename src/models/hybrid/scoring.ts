@@ -76,6 +76,42 @@ function addStandardised(out: Float64Array, values: Float64Array, w: number, cou
   }
 }
 
+/**
+ * out[q] = Σ_a x[a] · rows[cand[q] · dim + a] for q < count, each sum in double precision in the order of a. Four
+ * rows at a time: one row's sum is a chain of dependent additions that waits on each, four independent chains
+ * keep the adder busy (the same sums, to the bit; with the EASE rows read from a local: 0.63× the scoring's time, npm run bench:hybrid-rank).
+ */
+function dotsInto(out: Float64Array, x: ArrayLike<number>, rows: Float32Array, dim: number, cand: Int32Array, count: number): void {
+  let q = 0;
+  for (; q + 3 < count; q += 4) {
+    const b0 = cand[q] * dim;
+    const b1 = cand[q + 1] * dim;
+    const b2 = cand[q + 2] * dim;
+    const b3 = cand[q + 3] * dim;
+    let d0 = 0;
+    let d1 = 0;
+    let d2 = 0;
+    let d3 = 0;
+    for (let a = 0; a < dim; a++) {
+      const xa = x[a];
+      d0 += xa * rows[b0 + a];
+      d1 += xa * rows[b1 + a];
+      d2 += xa * rows[b2 + a];
+      d3 += xa * rows[b3 + a];
+    }
+    out[q] = d0;
+    out[q + 1] = d1;
+    out[q + 2] = d2;
+    out[q + 3] = d3;
+  }
+  for (; q < count; q++) {
+    const b = cand[q] * dim;
+    let d = 0;
+    for (let a = 0; a < dim; a++) d += x[a] * rows[b + a];
+    out[q] = d;
+  }
+}
+
 /** Scores candidates with the blend and returns the best `number`, best first. */
 export function rank(s: ServingArrays, query: RankQuery): RankResult {
   const cand = query.candidates ?? identity(s.nItems);
@@ -93,13 +129,7 @@ export function rank(s: ServingArrays, query: RankQuery): RankResult {
   const seeds = query.seeds;
 
   if (query.userVector && w.factor !== 0) {
-    const x = query.userVector;
-    for (let q = 0; q < count; q++) {
-      const yb = cand[q] * k;
-      let dot = 0;
-      for (let a = 0; a < k; a++) dot += x[a] * s.itemFactors[yb + a];
-      buf[q] = dot;
-    }
+    dotsInto(buf, query.userVector, s.itemFactors, k, cand, count);
     addStandardised(total, buf, w.factor, count);
   }
 
@@ -113,18 +143,14 @@ export function rank(s: ServingArrays, query: RankQuery): RankResult {
     let cn = 0;
     for (let a = 0; a < k; a++) cn += centre[a] * centre[a];
     cn = Math.sqrt(cn) || 1;
-    for (let q = 0; q < count; q++) {
-      const i = cand[q];
-      const yb = i * k;
-      let dot = 0;
-      for (let a = 0; a < k; a++) dot += centre[a] * s.itemFactors[yb + a];
-      buf[q] = dot / (cn * (s.itemNorms[i] || 1));
-    }
+    dotsInto(buf, centre, s.itemFactors, k, cand, count);
+    for (let q = 0; q < count; q++) buf[q] = buf[q] / (cn * (s.itemNorms[cand[q]] || 1));
     addStandardised(total, buf, w.factor, count);
   }
 
   const nt = s.nTrained;
-  if (s.itemItem.length > 0 && w.itemItem !== 0 && seeds.length > 0) {
+  const itemItem = s.itemItem;
+  if (itemItem.length > 0 && w.itemItem !== 0 && seeds.length > 0) {
     let any = false;
     buf.fill(0);
     for (const sd of seeds) {
@@ -133,7 +159,7 @@ export function rank(s: ServingArrays, query: RankQuery): RankResult {
       const row = sd * nt;
       for (let q = 0; q < count; q++) {
         const i = cand[q];
-        if (i < nt) buf[q] += s.itemItem[row + i];
+        if (i < nt) buf[q] += itemItem[row + i];
       }
     }
     if (any) {
@@ -155,17 +181,8 @@ export function rank(s: ServingArrays, query: RankQuery): RankResult {
       let pn = 0;
       for (let a = 0; a < dim; a++) pn += profile[a] * profile[a];
       pn = Math.sqrt(pn) || 1;
-      for (let q = 0; q < count; q++) {
-        const i = cand[q];
-        if (!s.hasContent[i]) {
-          buf[q] = NaN;
-          continue;
-        }
-        let dot = 0;
-        const cb = i * dim;
-        for (let a = 0; a < dim; a++) dot += profile[a] * s.content[cb + a];
-        buf[q] = dot / pn;
-      }
+      dotsInto(buf, profile, s.content, dim, cand, count);
+      for (let q = 0; q < count; q++) buf[q] = s.hasContent[cand[q]] ? buf[q] / pn : NaN;
       addStandardised(total, buf, w.content, count);
     }
   }
