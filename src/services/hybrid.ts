@@ -1,5 +1,4 @@
 import type { HybridAnswer, ScoredId } from '../models/hybrid/recommender';
-import { ALL } from '../storage';
 import type { TenantContext } from './context';
 import { getDocument } from './documents';
 import { DEFAULT_NUMBER } from './recommend';
@@ -16,7 +15,7 @@ export interface HybridOptions {
 async function preferencesOf(ctx: TenantContext, userId: string | undefined): Promise<string[] | undefined> {
   if (userId === undefined) return undefined;
   await getUser(ctx, userId);
-  return (await ctx.store.preferences.listByFirst(userId, ALL)).map((p) => p.document_id);
+  return ctx.store.preferences.secondsOf(userId);
 }
 
 async function recommender(ctx: TenantContext) {

@@ -27,9 +27,8 @@ export function showDocument(doc: DocumentRecord, fields: ReadonlySet<DocumentFi
 
 /** Tag ids of each document. */
 async function tagIdsOf(ctx: TenantContext, ids: readonly string[]): Promise<Map<string, string[]>> {
-  const all = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
-  const lists = await Promise.all(ids.map((id) => ctx.store.taggings.listByFirst(id, all)));
-  return new Map(ids.map((id, i) => [id, lists[i].map((t) => t.tag_id)]));
+  const lists = await Promise.all(ids.map((id) => ctx.store.taggings.secondsOf(id)));
+  return new Map(ids.map((id, i) => [id, lists[i]!]));
 }
 
 /** Stored documents with the fields asked for, reading their tags only when `tags` is one of them. */

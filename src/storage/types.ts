@@ -46,6 +46,8 @@ export interface PairTable<P> {
   remove(first: string, second: string): Promise<P | undefined>;
   listByFirst(first: string, page: Page): Promise<P[]>;
   countByFirst(first: string): Promise<number>;
+  /** The second members of every pair of `first`, ordered (no records read: a user's documents, a document's tags). */
+  secondsOf(first: string): Promise<string[]>;
   listBySecond(second: string, page: Page): Promise<P[]>;
   countBySecond(second: string): Promise<number>;
   removeByFirst(first: string): Promise<P[]>;

@@ -58,6 +58,11 @@ for (const backend of backends()) {
       const tagsOfA = await api.get('/documents/a/tags');
       assert.deepEqual(tagsOfA.body.map((t: { id: string }) => t.id), ['fresh']);
       assert.equal(tagsOfA.headers.get('total'), '1');
+      // A document's tags as a field: every tag, ordered by id, whatever order they were added in.
+      for (const tag of ['zebra', 'apple', 'mango']) await api.post(`/documents/a/tags/${tag}`);
+      const shown = await api.get('/documents/a?fields=tags');
+      assert.deepEqual(shown.body.tags, ['apple', 'fresh', 'mango', 'zebra']);
+      for (const tag of ['zebra', 'apple', 'mango']) await api.delete(`/documents/a/tags/${tag}`);
       assert.deepEqual((await api.post('/documents/zzz/tags/fresh')).body, { message: "Couldn't find Document" });
       assert.deepEqual((await api.post('/documents/a/tags/bad%20tag')).body, { message: 'tag_id is invalid' });
       assert.deepEqual((await api.get('/documents/zzz/tags')).body, { message: "Couldn't find Document" });

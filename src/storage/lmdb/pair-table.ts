@@ -56,6 +56,10 @@ export class LmdbPairTable<P> implements PairTable<P> {
       .map(({ value }) => value as P));
   }
 
+  async secondsOf(first: string): Promise<string[]> {
+    return Array.from(this.pairs.getKeys(prefixRange(this.forward(first))).map((key) => (key as string[])[4]!));
+  }
+
   async countByFirst(first: string): Promise<number> {
     return this.pairs.getCount(prefixRange(this.forward(first)));
   }

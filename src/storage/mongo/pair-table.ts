@@ -33,6 +33,11 @@ export class MongoPairTable<P> implements PairTable<P> {
     return this.listWhere({ a: first }, { b: 1 }, page);
   }
 
+  async secondsOf(first: string): Promise<string[]> {
+    const rows = await this.rows.find({ t: this.tenant, a: first }, { projection: { _id: 0, b: 1 } }).sort({ b: 1 }).toArray();
+    return rows.map((row) => row.b as string);
+  }
+
   countByFirst(first: string): Promise<number> {
     return this.rows.countDocuments({ t: this.tenant, a: first });
   }
