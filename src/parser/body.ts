@@ -83,7 +83,8 @@ export function noteRemoved(blocks: PageBlock[]): void {
 
 /** Still in the page after clean-up, outside page furniture, not mostly link text, not a short linked list item. */
 function isProseBlock(block: PageBlock): boolean {
-  if (block.furniture || block.removed) return false;
+  // a caption describes a picture; it is not the article's text
+  if (block.furniture || block.removed || block.tag === 'FIGCAPTION') return false;
   if (block.linkLength / block.length > 0.5) return false;
   return !(block.tag === 'LI' && block.length < 25 && block.linkLength > 0);
 }

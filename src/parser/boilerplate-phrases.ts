@@ -18,13 +18,19 @@ const PHRASES: Readonly<Record<string, RegExp>> = {
       '^(?:load|show|view) more(?: posts| articles| stories)?$',
       '^(?:you|u) (?:may|might) also (?:like|enjoy)\\b',
       '\\bclick (?:the button|here) (?:below )?to load\\b',
+      '\\b(?:sign(?:ing)? up|subscribe) (?:here|now|today|(?:to|for) (?:our|the) newsletter)\\b',
+      '\\bsupport(?:ing)? our (?:work|journalism)\\b',
+      '^we want to hear what you think\\b',
     ].join('|'),
     'iu',
   ),
   deu: new RegExp(
     [
       '^-?\\s*(?:anzeige|werbung)\\s*-?$',
-      '\\bkommentare? (?:schreiben|verfassen|hinzufügen|anzeigen|geschlossen)\\b',
+      '\\bkommentare? (?:zu )?(?:schreiben|verfassen|hinzufügen|anzeigen|geschlossen)\\b',
+      '\\bnewsletter (?:abonnieren|bestellen|anmelden)\\b|^jetzt (?:anmelden|abonnieren|registrieren)\\b',
+      '^(?:empfohlene|ähnliche|weitere) (?:beiträge|artikel)$|^mehr zum thema\\b',
+      '^(?:zurück|drucken|nach oben)$|^bild anzeigen\\b',
       '^kommentare insgesamt\\b',
       '^(?:schreibe|hinterlasse|schreiben sie|hinterlassen sie) (?:einen|ihren|deinen) kommentar\\b',
       '^bitte registrieren sie sich\\b',
@@ -46,7 +52,7 @@ const PHRASES: Readonly<Record<string, RegExp>> = {
   ),
   spa: new RegExp(['^(?:deja|dejar|añadir) (?:un|tu) comentario\\b', '^compartir(?: en)?$', '^publicidad$'].join('|'), 'iu'),
   ita: new RegExp(['^lascia un commento\\b', '^condividi$', '^pubblicità$'].join('|'), 'iu'),
-  pol: new RegExp(['^dodaj komentarz\\b', '^udostępnij$', '^reklama$'].join('|'), 'iu'),
+  pol: new RegExp(['^dodaj komentarz\\b', '^udostępnij$', '^reklama$', '^(?:drukuj|powrót)$'].join('|'), 'iu'),
   nld: new RegExp(['^(?:laat|plaats) een (?:reactie|opmerking)\\b', '^delen$', '^advertentie$'].join('|'), 'iu'),
 };
 

@@ -6,9 +6,9 @@
  * small part of the body. The article's own container is never a small part of it, whatever its name.
  */
 
-/** Generic furniture words, as whole parts of a class or id token ("author-box", "related_posts", "nextStory"). */
+/** Generic furniture words (English, and German for ads and licences), as whole parts of a class or id token ("author-box", "related_posts", "nextStory"). */
 const FURNITURE_WORD =
-  /^(?:author|authors|bio|related|teaser|teasers|nextstory|next|cta|newsletter|subscribe|subscription|comment|comments|commentlist|share|sharing|social|navigation|navframe|navcontent|menu|footer|entryfooter|sidebar|promo|advert|banner|breadcrumb|breadcrumbs|tags|meta|recommended|popular|trending|more)$/i;
+  /^(?:author|authors|bio|related|nextstory|next|cta|newsletter|subscribe|subscription|comment|comments|commentlist|share|sharing|social|navigation|navframe|navcontent|menu|footer|entryfooter|sidebar|promo|advert|banner|breadcrumb|breadcrumbs|tags|meta|recommended|popular|trending|more|werbung|abowerbung|anzeige|affiliate|disclosure|licence|license|lizenz|postmetadata|factbox|citation)$/i;
 /** Tokens that name the article itself ("entry-meta" is the entry's), or a CMS's taxonomy ("tag-share", "category-menu"). */
 const ARTICLE_TOKEN = /article|content|entry|post|story|main|body|text|wrap/i;
 const TAXONOMY_TOKEN = /^(?:tag|category|type|format|status|has)[-_]/i;
@@ -29,7 +29,8 @@ export function furnitureContainers(element: Element, memo: Map<Element, boolean
   const found: Element[] = [];
   for (let node: Element | null = element; node && node.tagName !== 'BODY'; node = node.parentElement) {
     let named = memo.get(node);
-    if (named === undefined) memo.set(node, (named = namesFurniture(node)));
+    // <article> and <main> are the article's, whatever their classes say (clean-up never removes them either)
+    if (named === undefined) memo.set(node, (named = node.tagName !== 'ARTICLE' && node.tagName !== 'MAIN' && namesFurniture(node)));
     if (named) found.push(node);
   }
   return found;
