@@ -1,7 +1,7 @@
 /**
  * Page furniture named by its container (issue 30): an author box, a related-articles list, a comment
- * thread, a call to action, a newsletter box, a teaser. Clean-up (`cleanup.ts`) removes such containers
- * only when they hold no long paragraph, so an author's biography or a long teaser survives it; here a
+ * thread, a call to action, a newsletter box. Clean-up (`cleanup.ts`) removes such containers
+ * only when they hold no long paragraph, so an author's biography or a long related-article summary survives it; here a
  * line of the chosen body is dropped when the innermost such container around its block holds only a
  * small part of the body. The article's own container is never a small part of it, whatever its name.
  */
