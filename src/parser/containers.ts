@@ -8,7 +8,7 @@
 
 /** Generic furniture words (English, and German for ads and licences), as whole parts of a class or id token ("author-box", "related_posts", "nextStory"). */
 const FURNITURE_WORD =
-  /^(?:author|authors|bio|related|nextstory|next|cta|newsletter|subscribe|subscription|comment|comments|commentlist|share|sharing|social|navigation|navframe|navcontent|menu|footer|entryfooter|sidebar|promo|advert|banner|breadcrumb|breadcrumbs|tags|meta|recommended|popular|trending|more|werbung|abowerbung|anzeige|affiliate|disclosure|licence|license|lizenz|postmetadata|factbox|citation)$/i;
+  /^(?:author|authors|bio|related|nextstory|next|cta|newsletter|subscribe|subscription|comment|comments|commentlist|share|sharing|social|navigation|navframe|navcontent|menu|footer|entryfooter|sidebar|promo|advert|banner|breadcrumb|breadcrumbs|tags|meta|recommended|popular|trending|more|werbung|abowerbung|anzeige|affiliate|disclosure|licence|license|lizenz|postmetadata|factbox|citation|disclaimer|kommentar|kommentare)$/i;
 /** Tokens that name the article itself ("entry-meta" is the entry's), or a CMS's taxonomy ("tag-share", "category-menu"). */
 const ARTICLE_TOKEN = /article|content|entry|post|story|main|body|text|wrap/i;
 const TAXONOMY_TOKEN = /^(?:tag|category|type|format|status|has)[-_]/i;
