@@ -1,3 +1,4 @@
+import { furnitureContainers } from './containers';
 import { normaliseSpace, paragraphsOf } from './text';
 
 /**
@@ -25,6 +26,8 @@ export interface PageBlock {
   furniture: boolean;
   /** Removed by clean-up (Readability later moves the article's nodes too, so this is recorded first). */
   removed: boolean;
+  /** Containers around it named as furniture (author box, related list, …), innermost first (`containers.ts`). */
+  furnitureContainers: Element[];
 }
 
 const BASELINE_BLOCKS = 'p, li, blockquote, pre, h1, h2, h3, h4, h5, h6, dd, dt, td, th, figcaption';
@@ -41,6 +44,7 @@ export function pageBlocks(doc: Document): PageBlock[] {
   const root = doc.body;
   if (!root) return [];
   const taken = new Set<Element>();
+  const named = new Map<Element, boolean>();
   const blocks: PageBlock[] = [];
   for (const element of Array.from(root.querySelectorAll(BASELINE_BLOCKS))) {
     let parent = element.parentElement;
@@ -58,7 +62,16 @@ export function pageBlocks(doc: Document): PageBlock[] {
     const length = normaliseSpace(element.textContent ?? '').length;
     if (length === 0) continue;
     taken.add(element);
-    blocks.push({ element, tag, paragraphs: paragraphsOf(element), length, linkLength: linkText(element), furniture: !!element.closest(BOILERPLATE_CONTAINERS), removed: false });
+    blocks.push({
+      element,
+      tag,
+      paragraphs: paragraphsOf(element),
+      length,
+      linkLength: linkText(element),
+      furniture: !!element.closest(BOILERPLATE_CONTAINERS),
+      removed: false,
+      furnitureContainers: furnitureContainers(element, named),
+    });
   }
   return blocks;
 }
@@ -70,7 +83,8 @@ export function noteRemoved(blocks: PageBlock[]): void {
 
 /** Still in the page after clean-up, outside page furniture, not mostly link text, not a short linked list item. */
 function isProseBlock(block: PageBlock): boolean {
-  if (block.furniture || block.removed) return false;
+  // a caption describes a picture; it is not the article's text
+  if (block.furniture || block.removed || block.tag === 'FIGCAPTION') return false;
   if (block.linkLength / block.length > 0.5) return false;
   return !(block.tag === 'LI' && block.length < 25 && block.linkLength > 0);
 }

@@ -1,6 +1,8 @@
 import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemoved, pageBlocks } from './body';
+import { dropReaderPrompts } from './boilerplate-phrases';
+import { dropContainedFurniture } from './containers';
 import { dropBoilerplateBlocks, removePageFurniture, unwrapLazyImages } from './cleanup';
 import { extractKeywords } from './keywords';
 import { dropFurnitureLines } from './lines';
@@ -308,7 +310,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const readabilityParagraphs = content ? paragraphsOf(content) : [];
     const chosen = cleanup ? chooseBody(readabilityParagraphs, jsonLdBody(jsonLd), baseline) : null;
     const paragraphs = !chosen ? readabilityParagraphs : chosen.kind === 'readability' ? completeArticle(chosen.paragraphs, blocks) : chosen.paragraphs;
-    const body = (cleanup ? dropFurnitureLines(paragraphs) : paragraphs).join('\n');
+    const body = (cleanup ? dropReaderPrompts(dropContainedFurniture(dropFurnitureLines(paragraphs), blocks)) : paragraphs).join('\n');
     const image = metaImage ?? leadImage(content, base) ?? '';
     const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames, authorSources);
 

@@ -44,6 +44,46 @@ const NEWS = `<!doctype html><html lang="de"><head><meta charset="utf-8">
 <footer>Impressum · Datenschutz</footer>
 </body></html>`;
 
+/** A sentence repeated into a paragraph long enough to read as prose. */
+const prose = (sentence: string, times: number): string => Array(times).fill(sentence).join(' ');
+
+/**
+ * A German recipe post (issue 30, third pass): an ad label, reader prompts and an author box with a long biography
+ * inside the article's container; a long sentence that mentions the newsletter is the article's own.
+ */
+const BLOG = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Mandelplätzchen backen - Backstube</title></head><body>
+<nav><a href="/">Start</a> <a href="/rezepte">Rezepte</a></nav>
+<div id="main"><article class="post">
+<h1>Mandelplätzchen backen</h1>
+<div class="entry-content">
+<p>${prose('Für die Mandelplätzchen werden Butter, Zucker und gemahlene Mandeln zu einem glatten Teig verarbeitet, der eine Stunde im Kühlschrank ruhen muss.', 4)}</p>
+<p>Anzeige</p>
+<p>${prose('Danach wird der Teig dünn ausgerollt, in kleine Sterne ausgestochen und auf einem mit Backpapier ausgelegten Blech bei mittlerer Hitze goldbraun gebacken.', 4)}</p>
+<figure><img src="/sterne.jpg"><figcaption>Die fertigen Sterne auf dem Blech</figcaption></figure>
+<p>${prose('Wer mag, bestreicht die abgekühlten Plätzchen mit geschmolzener Schokolade und streut gehackte Mandeln darüber, bevor die Schokolade fest wird.', 4)}</p>
+<p>Wer den Newsletter der Backstube bestellt, bekommt jeden Monat ein neues Rezept für die Weihnachtszeit und für das ganze Jahr zugeschickt.</p>
+<p>War der Artikel nützlich?</p>
+<p>Kommentare geschlossen</p>
+<div class="author-box"><h4>Über die Autorin</h4><p>${prose('Klara Sommer backt seit ihrer Kindheit, hat eine Konditorlehre gemacht und schreibt seit zehn Jahren über Kuchen, Torten und Plätzchen für Leserinnen in ganz Deutschland.', 2)}</p></div>
+</div>
+</article></div>
+<footer>Impressum · Datenschutz</footer>
+</body></html>`;
+/** An English story with a call to action, a "was this helpful?" prompt and a next-story summary inside the article. */
+const STORY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>City opens its first night library</title></head><body>
+<header><a href="/">The Courier</a></header>
+<article><h1>City opens its first night library</h1>
+<div class="story-body">
+<p>${prose('The city opened its first night library on Friday, letting residents borrow books, use the reading rooms and study until two in the morning.', 4)}</p>
+<p>${prose('Librarians said the late hours were meant for shift workers and students, who had asked for a quiet place to read after the day branches close.', 4)}</p>
+<div class="cta-box"><p>Sign up for our newsletter today</p><p>Get the best of the city in your inbox.</p></div>
+<p>${prose('The night library will run as a trial for six months, after which the council will decide whether to keep it open and whether to open a second one.', 4)}</p>
+<p>Was this article helpful?</p>
+<div class="next-read"><h3>A new bridge for cyclists</h3><p>${prose('The council approved a new bridge for cyclists and pedestrians across the river, to be built over the next two years at the old ferry landing.', 2)}</p></div>
+</div></article>
+<footer>© The Courier</footer>
+</body></html>`;
+
 describe('article extraction service (/parser)', function () {
   this.timeout(120_000);
   let server: RunningServer;
@@ -59,6 +99,9 @@ describe('article extraction service (/parser)', function () {
       } else if (req.url === '/news') {
         res.writeHead(200, { 'Content-Type': 'text/html' });
         res.end(NEWS);
+      } else if (req.url === '/blog' || req.url === '/story') {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(req.url === '/blog' ? BLOG : STORY);
       } else if (req.url === '/missing') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end('nope');
@@ -106,6 +149,18 @@ describe('article extraction service (/parser)', function () {
     assert.match(a.body, /^Nach vier Jahren Bauzeit/);
     assert.match(a.body, /Radfahrer und Fußgänger/);
     assert.doesNotMatch(a.body, /Aktualisiert|Foto: Max Muster|Lesen Sie auch|Impressum/);
+  });
+
+  it('drops an author box, a next-story summary, ad labels and reader prompts inside the article, in German and English (issue 30)', async () => {
+    const blog = (await api.get(`/?url=${encodeURIComponent(`${base}/blog`)}`)).body;
+    assert.match(blog.body, /^Für die Mandelplätzchen/);
+    assert.match(blog.body, /goldbraun gebacken/);
+    assert.match(blog.body, /Wer den Newsletter der Backstube bestellt/);
+    assert.doesNotMatch(blog.body, /Anzeige|War der Artikel nützlich|Kommentare geschlossen|Über die Autorin|Konditorlehre|Die fertigen Sterne/);
+    const story = (await api.get(`/?url=${encodeURIComponent(`${base}/story`)}`)).body;
+    assert.match(story.body, /^The city opened its first night library/);
+    assert.match(story.body, /trial for six months/);
+    assert.doesNotMatch(story.body, /Sign up|Was this article helpful|new bridge for cyclists|ferry landing/);
   });
 
   it('follows redirects and answers the spec messages for failures', async () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemoved, pageBlocks } from '../../../src/parser/body';
+import { dropReaderPrompts, readerPromptTest } from '../../../src/parser/boilerplate-phrases';
+import { dropContainedFurniture, furnitureContainers } from '../../../src/parser/containers';
 import { dropFurnitureLines, isDateLine } from '../../../src/parser/lines';
 import { decodeHtml, looksLikeLegacy8Bit } from '../../../src/parser/charset';
 import { extractArticle, parseHtml } from '../../../src/parser/extract';
@@ -94,5 +96,32 @@ describe('parser: issue 30 (article completion, furniture lines)', () => {
     assert.deepEqual(dropFurnitureLines([...lines, ...prose]), prose);
     assert.equal(isDateLine('11 Jan 2019'), true);
     assert.equal(isDateLine('02.11.2022 - Placebo - Stadthalle Wien Konzert'), false);
+  });
+
+  it('drops lines from a small container named as furniture, never from the article\'s own container', () => {
+    const dom = parseHtml(
+      '<body><article class="post author-note"><div class="entry"><p>First paragraph of the story, which goes on for a while.</p><p>Second paragraph of the story, which goes on too.</p>' +
+        '<div class="author-box"><p>Jane writes about cities.</p></div><div class="post-content"><p>Third.</p></div></div></article></body>',
+      'https://example.test/',
+    );
+    const blocks = pageBlocks(dom.window.document);
+    const bio = blocks.find((block) => block.paragraphs[0] === 'Jane writes about cities.');
+    assert.equal(bio?.furnitureContainers[0]?.className, 'author-box');
+    // "post-content" names the article, and <article> is never furniture whatever its classes
+    assert.deepEqual(blocks.find((block) => block.paragraphs[0] === 'Third.')?.furnitureContainers, []);
+    const story = ['First paragraph of the story, which goes on for a while.', 'Second paragraph of the story, which goes on too.', 'Third.'];
+    assert.deepEqual(dropContainedFurniture([...story.slice(0, 2), 'Jane writes about cities.', 'Third.'], blocks), story);
+    // a container that holds most of the body is the article, whatever it is called
+    assert.deepEqual(dropContainedFurniture(['Jane writes about cities.'], blocks), ['Jane writes about cities.']);
+    assert.equal(furnitureContainers(dom.window.document.querySelector('.entry') as Element, new Map()).length, 0);
+    dom.window.close();
+  });
+
+  it('drops short reader prompts in the body\'s language and English, and keeps them in sentences or in other languages', () => {
+    const german = ['Die Brücke wurde nach vier Jahren Bauzeit am Samstag eröffnet, und die Pendler sind froh darüber.', 'Anzeige', 'War der Artikel nützlich?', 'Kommentare geschlossen', 'Load more'];
+    assert.deepEqual(dropReaderPrompts(german), [german[0]]);
+    const english = ['The bridge opened on Saturday after four years of work, and the commuters who cross it are glad.', 'Kommentare geschlossen', 'Was this article helpful?'];
+    assert.deepEqual(dropReaderPrompts(english), english.slice(0, 2));
+    assert.equal(readerPromptTest('deu')(`Kommentare geschlossen ${'und so weiter '.repeat(10)}`), false);
   });
 });
