@@ -1,7 +1,7 @@
 /**
  * Charset detection for fetched HTML, in the order browsers use: byte-order mark, the
  * Content-Type header's charset, then a <meta charset> / http-equiv declaration in the first
- * bytes, then UTF-8. Node's TextDecoder (full ICU) decodes every WHATWG encoding label
+ * bytes, then UTF-8; the bytes themselves overrule a declaration they contradict (see `detectCharset`). Node's TextDecoder (full ICU) decodes every WHATWG encoding label
  * (windows-125x, iso-8859-x, koi8, shift_jis, euc-jp, euc-kr, gbk, gb18030, big5, utf-16…).
  */
 
@@ -44,13 +44,8 @@ export function charsetFromMeta(bytes: Uint8Array): string | null {
   return null;
 }
 
-/**
- * Byte-level check of text said (or assumed) to be UTF-8: counts well-formed multi-byte sequences against bytes
- * above 0x7F that cannot start or continue one. Pages saved in windows-1252 / ISO-8859-1 while declaring UTF-8
- * (or declaring nothing) have many stray high bytes and few sequences; a UTF-8 page with a few broken bytes keeps
- * most of its sequences and stays UTF-8.
- */
-export function looksLikeLegacy8Bit(bytes: Uint8Array): boolean {
+/** Well-formed UTF-8 multi-byte sequences in `bytes`, and bytes above 0x7F that cannot start or continue one. */
+function utf8Evidence(bytes: Uint8Array): { sequences: number; stray: number } {
   let sequences = 0;
   let stray = 0;
   for (let i = 0; i < bytes.length; i++) {
@@ -64,13 +59,35 @@ export function looksLikeLegacy8Bit(bytes: Uint8Array): boolean {
       i += need;
     } else stray++;
   }
+  return { sequences, stray };
+}
+
+/**
+ * Byte-level check of text said (or assumed) to be UTF-8: pages saved in windows-1252 / ISO-8859-1 while declaring
+ * UTF-8 (or declaring nothing) have many stray high bytes and few sequences; a UTF-8 page with a few broken bytes
+ * keeps most of its sequences and stays UTF-8.
+ */
+export function looksLikeLegacy8Bit(bytes: Uint8Array): boolean {
+  const { sequences, stray } = utf8Evidence(bytes);
   return stray > 0 && stray >= sequences;
 }
 
+/**
+ * The reverse check, for a page whose <meta> names a legacy charset: every high byte is part of a well-formed UTF-8
+ * sequence (pages re-saved as UTF-8 keep their old declaration). Text really written in GBK, Shift_JIS, windows-125x
+ * or ISO-8859-x has bytes UTF-8 cannot read within its first few non-ASCII characters.
+ */
+function looksLikeUtf8(bytes: Uint8Array): boolean {
+  const { sequences, stray } = utf8Evidence(bytes);
+  return stray === 0 && sequences >= 2;
+}
+
 export function detectCharset(bytes: Uint8Array, contentType: string | null): string {
-  const declared = charsetFromBom(bytes) ?? charsetFromContentType(contentType) ?? charsetFromMeta(bytes);
-  if (charsetFromBom(bytes)) return declared ?? 'utf-8';
+  if (charsetFromBom(bytes)) return charsetFromBom(bytes)!;
+  const fromHeader = charsetFromContentType(contentType);
+  const declared = fromHeader ?? charsetFromMeta(bytes);
   if ((declared === null || declared === 'utf-8') && looksLikeLegacy8Bit(bytes)) return 'windows-1252';
+  if (fromHeader === null && declared !== null && declared !== 'utf-8' && looksLikeUtf8(bytes)) return 'utf-8';
   return declared ?? 'utf-8';
 }
 

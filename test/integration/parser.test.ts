@@ -102,6 +102,11 @@ describe('article extraction service (/parser)', function () {
       } else if (req.url === '/blog' || req.url === '/story') {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         res.end(req.url === '/blog' ? BLOG : STORY);
+      } else if (req.url === '/resaved') {
+        // A Chinese article re-saved as UTF-8 that kept its old GB2312 declaration.
+        const html = `<!doctype html><html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"><title>城市图书馆夜间开放</title></head><body><article><h1>城市图书馆夜间开放</h1>${'<p>这座城市的第一家夜间图书馆今天开放，读者可以在晚上借书和阅读，许多学生和上班族都很高兴。</p>'.repeat(6)}</article></body></html>`;
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end(Buffer.from(html, 'utf8'));
       } else if (req.url === '/missing') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end('nope');
@@ -121,6 +126,13 @@ describe('article extraction service (/parser)', function () {
   after(async () => {
     await server?.stop();
     pages?.close();
+  });
+
+  it('reads a page re-saved as UTF-8 as UTF-8, whatever its <meta> still declares', async () => {
+    const res = await api.get(`/?url=${encodeURIComponent(`${base}/resaved`)}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.title, '城市图书馆夜间开放');
+    assert.match(res.body.body, /第一家夜间图书馆/);
   });
 
   it('extracts every field of an article', async () => {

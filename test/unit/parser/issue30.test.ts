@@ -26,6 +26,15 @@ describe('parser: issue 30 (fallback chain, metadata, charset)', () => {
     assert.match(decodeHtml(utf8, 'text/html').text, /Grüße aus Köln/);
   });
 
+  it('reads UTF-8 bytes under a legacy <meta> as UTF-8, and keeps a legacy page and an HTTP charset as declared', () => {
+    const resaved = Buffer.from('<meta charset="gbk"><p>夜间图书馆 und Köln</p>', 'utf8');
+    assert.equal(decodeHtml(resaved, 'text/html').charset, 'utf-8');
+    assert.match(decodeHtml(resaved, 'text/html').text, /夜间图书馆 und Köln/);
+    const latin1 = Buffer.from('<meta charset="iso-8859-1"><p>Gr\xfc\xdfe aus K\xf6ln</p>', 'latin1');
+    assert.equal(decodeHtml(latin1, 'text/html').charset, 'windows-1252');
+    assert.equal(decodeHtml(resaved, 'text/html; charset=gbk').charset, 'gbk');
+  });
+
   it('reads a JSON-LD articleBody and chooses it when Readability found clearly less', () => {
     const body = jsonLdBody([{ '@type': 'NewsArticle', articleBody: `First paragraph.\n${'Second paragraph. '.repeat(40)}` }]);
     assert.equal(body.length, 2);
