@@ -86,6 +86,18 @@ export function jsonLdString(nodes: JsonObject[], key: string): string | null {
   return null;
 }
 
+/** The publisher's name of the first article-like JSON-LD node that names one. */
+export function jsonLdPublisher(nodes: JsonObject[]): string | null {
+  for (const node of nodes) {
+    const publisher = node.publisher;
+    if (isObject(publisher)) {
+      const name = stringField(publisher, 'name');
+      if (name) return name;
+    }
+  }
+  return null;
+}
+
 export function jsonLdAuthor(nodes: JsonObject[]): string | null {
   const nameOf = (author: unknown): string | null => {
     if (typeof author === 'string') return author.trim() && !/^https?:\/\//.test(author) ? normaliseSpace(author) : null;
