@@ -51,10 +51,15 @@ export function trimSiteName(title: string, siteNames: string[], host: string): 
   return current || normaliseSpace(title);
 }
 
-export function siteNamesOf(values: MetaValues, publisher: string | null): string[] {
-  return [values.get('og:site_name'), values.get('application-name'), publisher].filter(
-    (name): name is string => !!name,
-  );
+/**
+ * The site's names: og:site_name, the JSON-LD publisher, and application-name unless it only repeats the page's
+ * own title (some publishers fill application-name with every article's headline).
+ */
+export function siteNamesOf(values: MetaValues, publisher: string | null, documentTitle = ''): string[] {
+  const applicationName = values.get('application-name');
+  const pageTitles = [values.get('og:title'), values.get('twitter:title'), documentTitle].map((title) => squash(title ?? ''));
+  const ownName = applicationName && !pageTitles.includes(squash(applicationName)) ? applicationName : null;
+  return [values.get('og:site_name'), ownName, publisher].filter((name): name is string => !!name);
 }
 
 /** Share of the words of `a` found in `b` (Readability's measure for JSON-LD name vs headline). */
@@ -149,7 +154,7 @@ export function titleInputs(doc: Document, values: MetaValues, jsonLd: Record<st
     headings: headingTexts(doc),
     allHeadings: Array.from(doc.querySelectorAll('h1, h2')).map((h) => normaliseSpace(h.textContent ?? '')),
     firstH1: normaliseSpace(doc.querySelector('h1')?.textContent ?? ''),
-    siteNames: siteNamesOf(values, jsonLdPublisher(jsonLd)),
+    siteNames: siteNamesOf(values, jsonLdPublisher(jsonLd), documentTitle),
     host,
   };
 }
