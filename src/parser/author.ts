@@ -20,7 +20,7 @@ const BYLINE_DATE = new RegExp(
 );
 
 const AUTHOR_PREFIX =
-  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+from|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
+  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|about\s+the\s+author|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
 const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
 const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
@@ -43,7 +43,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   if (halves.length % 2 === 0 && halves.slice(0, halves.length / 2).join(' ') === halves.slice(halves.length / 2).join(' ')) text = halves.slice(0, halves.length / 2).join(' ');
   for (let round = 0; round < 3; round++) {
     const before = text;
-    text = text.replace(AUTHOR_PREFIX, '').replace(AUTHOR_SUFFIX, '').trim();
+    text = text.replace(AUTHOR_PREFIX, '').replace(/^[\s,|·•–—-]+/u, '').replace(AUTHOR_SUFFIX, '').trim();
     if (text === before) break;
   }
   text = text.replace(/\s+(?:on|at|am|um)$/i, '').trim();
