@@ -341,12 +341,19 @@ export function visibleDate(doc: Document): string | null {
   const root = doc.body;
   if (!root) return null;
   const isComment = (element: Element): boolean => !!element.closest('[class*="comment" i], [id*="comment" i], footer, nav');
-  for (const element of Array.from(root.querySelectorAll(DATE_HOLDERS)).slice(0, 300)) {
-    if (isComment(element)) continue;
-    const text = normaliseSpace(element.textContent ?? '');
-    if (!text || text.length > 200) continue;
-    const first = datesInText(text)[0] ?? (element.matches(SHORT_DATE_HOLDERS) ? shortYearDate(text) : null);
+  const holders = Array.from(root.querySelectorAll(DATE_HOLDERS))
+    .slice(0, 300)
+    .filter((element) => !isComment(element))
+    .map((element) => ({ element, text: normaliseSpace(element.textContent ?? '') }))
+    .filter(({ text }) => text && text.length <= 200);
+  for (const { text } of holders) {
+    const [first] = datesInText(text);
     if (first) return first;
+  }
+  // a full date anywhere in them is stronger evidence than a two-digit year (an event's "19.1.23" in a teaser)
+  for (const { element, text } of holders) {
+    const short = element.matches(SHORT_DATE_HOLDERS) ? shortYearDate(text) : null;
+    if (short) return short;
   }
   for (const heading of Array.from(root.querySelectorAll('h1, article, main, [role="main"]')).slice(0, 3)) {
     // near the headline: the text that follows it, as far as the first few paragraphs
