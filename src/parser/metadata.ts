@@ -86,6 +86,18 @@ export function jsonLdString(nodes: JsonObject[], key: string): string | null {
   return null;
 }
 
+/** The publisher's name of the first article-like JSON-LD node that names one. */
+export function jsonLdPublisher(nodes: JsonObject[]): string | null {
+  for (const node of nodes) {
+    const publisher = node.publisher;
+    if (isObject(publisher)) {
+      const name = stringField(publisher, 'name');
+      if (name) return name;
+    }
+  }
+  return null;
+}
+
 export function jsonLdAuthor(nodes: JsonObject[]): string | null {
   const nameOf = (author: unknown): string | null => {
     if (typeof author === 'string') return author.trim() && !/^https?:\/\//.test(author) ? normaliseSpace(author) : null;
@@ -156,6 +168,8 @@ export function toIsoDate(raw: string | null | undefined): string | null {
       .replace(/ ?([+-]\d{2}):?(\d{2})$/, '$1:$2');
     ms = Date.parse(cleaned);
   }
+  // a malformed time ("2022-01-10T22:06:08:684Z") still gives the day
+  if (Number.isNaN(ms)) ms = Date.parse(text.match(/^((?:19|20)\d{2}-\d{2}-\d{2})(?=[T ])/)?.[1] ?? '');
   if (Number.isNaN(ms)) return null;
   const year = new Date(ms).getUTCFullYear();
   if (year < 1990 || year > new Date().getUTCFullYear() + 1) return null;
@@ -173,14 +187,17 @@ export function dateFromUrl(url: string): string | null {
   const match =
     path.match(/(?:^|\/)((?:19|20)\d{2})[/-](0?[1-9]|1[0-2])[/-](0?[1-9]|[12]\d|3[01])(?:[/-]|$|\.)/) ??
     path.match(/(?:^|\/)((?:19|20)\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?:\/|$)/);
-  if (!match) return null;
-  return toIsoDate(`${match[1]}-${match[2].padStart(2, '0')}-${match[3].padStart(2, '0')}`);
+  if (match) return toIsoDate(`${match[1]}-${match[2].padStart(2, '0')}-${match[3].padStart(2, '0')}`);
+  // a path segment that is only a day-first date: /29-10-2021
+  const dayFirst = path.match(/(?:^|\/)([12]\d|3[01]|0?[1-9])-(0?[1-9]|1[0-2])-((?:19|20)\d{2})(?:\/|$)/);
+  return dayFirst ? toIsoDate(`${dayFirst[3]}-${dayFirst[2].padStart(2, '0')}-${dayFirst[1].padStart(2, '0')}`) : null;
 }
 
 /** The datetime of the page's <time> element that most likely marks publication. */
 export function timeElementDate(doc: Document): string | null {
   const preferred = doc.querySelector(
-    'time[pubdate][datetime], [itemprop="datePublished"][datetime], [itemprop="datePublished"][content], time.published[datetime], time.entry-date[datetime]',
+    'time[pubdate][datetime], [itemprop="datePublished"][datetime], [itemprop="datePublished"][content], time.published[datetime], time.entry-date[datetime], ' +
+      '[property~="schema:datePublished" i][content], [property~="schema:dateCreated" i][content]',
   );
   const candidates = preferred ? [preferred] : Array.from(doc.querySelectorAll('time[datetime]')).slice(0, 3);
   for (const element of candidates) {
@@ -277,6 +294,17 @@ function validDate(year: number, month: number, day: number): string | null {
   return date.toISOString();
 }
 
+/** "28.01.22": a day-first date with a two-digit year, read only where an element says it holds a date. */
+const SHORT_YEAR_DATE = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.])/u;
+
+function shortYearDate(text: string): string | null {
+  const match = text.match(SHORT_YEAR_DATE);
+  if (!match) return null;
+  const year = Number(match[3]);
+  const century = 2000 + year > new Date().getUTCFullYear() + 1 ? 1900 : 2000;
+  return validDate(century + year, Number(match[2]), Number(match[1]));
+}
+
 /** Dates as people write them: "18. Mai 2014", "May 18, 2014", "18.05.2014", "2014-05-18"; each match, in order. */
 export function datesInText(text: string): string[] {
   const found: string[] = [];
@@ -303,19 +331,29 @@ export function datesInText(text: string): string[] {
 }
 
 const DATE_HOLDERS =
-  '[itemprop*="date" i], [class*="date" i], [id*="date" i], [class*="datum" i], [class*="time" i], [class*="posted" i], [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]';
+  '[itemprop*="date" i], [class*="date" i], [id*="date" i], [class*="datum" i], [class*="time" i], [class*="posted" i], [class*="created" i], [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]';
+
+/** Elements whose name says they hold a date, where "28.01.22" is read as one. */
+const SHORT_DATE_HOLDERS = '[itemprop*="date" i], [class*="date" i], [class*="datum" i], [class*="created" i], [class*="posted" i], [class*="publish" i]';
 
 /** A publication date written on the page: first in elements named for dates or post metadata, then in the text. */
 export function visibleDate(doc: Document): string | null {
   const root = doc.body;
   if (!root) return null;
   const isComment = (element: Element): boolean => !!element.closest('[class*="comment" i], [id*="comment" i], footer, nav');
-  for (const element of Array.from(root.querySelectorAll(DATE_HOLDERS)).slice(0, 300)) {
-    if (isComment(element)) continue;
-    const text = normaliseSpace(element.textContent ?? '');
-    if (!text || text.length > 200) continue;
+  const holders = Array.from(root.querySelectorAll(DATE_HOLDERS))
+    .slice(0, 300)
+    .filter((element) => !isComment(element))
+    .map((element) => ({ element, text: normaliseSpace(element.textContent ?? '') }))
+    .filter(({ text }) => text && text.length <= 200);
+  for (const { text } of holders) {
     const [first] = datesInText(text);
     if (first) return first;
+  }
+  // a full date anywhere in them is stronger evidence than a two-digit year (an event's "19.1.23" in a teaser)
+  for (const { element, text } of holders) {
+    const short = element.matches(SHORT_DATE_HOLDERS) ? shortYearDate(text) : null;
+    if (short) return short;
   }
   for (const heading of Array.from(root.querySelectorAll('h1, article, main, [role="main"]')).slice(0, 3)) {
     // near the headline: the text that follows it, as far as the first few paragraphs

@@ -1,4 +1,4 @@
-import { firstMeta, jsonLdString, type MetaValues } from './metadata';
+import { firstMeta, jsonLdPublisher, jsonLdString, type MetaValues } from './metadata';
 import { normaliseSpace } from './text';
 
 /** Title from social-media tags, falling back to JSON-LD and <title>, with a trailing/leading site name trimmed. */
@@ -51,10 +51,15 @@ export function trimSiteName(title: string, siteNames: string[], host: string): 
   return current || normaliseSpace(title);
 }
 
-export function siteNamesOf(values: MetaValues, publisher: string | null): string[] {
-  return [values.get('og:site_name'), values.get('application-name'), publisher].filter(
-    (name): name is string => !!name,
-  );
+/**
+ * The site's names: og:site_name, the JSON-LD publisher, and application-name unless it only repeats the page's
+ * own title (some publishers fill application-name with every article's headline).
+ */
+export function siteNamesOf(values: MetaValues, publisher: string | null, documentTitle = ''): string[] {
+  const applicationName = values.get('application-name');
+  const pageTitles = [values.get('og:title'), values.get('twitter:title'), documentTitle].map((title) => squash(title ?? ''));
+  const ownName = applicationName && !pageTitles.includes(squash(applicationName)) ? applicationName : null;
+  return [values.get('og:site_name'), ownName, publisher].filter((name): name is string => !!name);
 }
 
 /** Share of the words of `a` found in `b` (Readability's measure for JSON-LD name vs headline). */
@@ -77,10 +82,10 @@ export function chooseJsonLdTitle(name: string | null, headline: string | null, 
 }
 
 /** When the <title> is "A – B", a part repeated as the page's heading is the article title. */
-function partMatchingHeading(doc: Document, title: string): string | null {
+function partMatchingHeading(allHeadings: string[], title: string): string | null {
   const parts = title.split(SEPARATOR).map((part) => part.trim()).filter(Boolean);
   if (parts.length < 2) return null;
-  const headings = new Set(Array.from(doc.querySelectorAll('h1, h2')).map((h) => squash(h.textContent ?? '')));
+  const headings = new Set(allHeadings.map(squash));
   return parts.find((part) => part.split(/\s+/).length >= 2 && headings.has(squash(part))) ?? null;
 }
 
@@ -124,28 +129,53 @@ function confirmedHeading(headings: string[], declared: string[]): string | null
   return null;
 }
 
-export interface TitleSources {
-  /** What Readability reads (JSON-LD, dc:title, og:title, twitter:title, then its <title> heuristics). */
-  readability: string | null;
+/** What the title rules read, gathered before clean-up and Readability change the document. */
+export interface TitleInputs {
+  documentTitle: string;
+  /** og:title, else twitter:title. */
+  social: string | null;
+  /** JSON-LD name or headline (chooseJsonLdTitle). */
   jsonLd: string | null;
-  /** headingTexts(doc) read before clean-up and Readability change the document. */
+  /** headingTexts(doc): h1s, then h2s. */
   headings: string[];
+  /** Every h1 and h2 text, for the <title> part that repeats one. */
+  allHeadings: string[];
+  firstH1: string;
+  siteNames: string[];
+  host: string;
 }
 
-export function chooseTitle(doc: Document, values: MetaValues, sources: TitleSources, siteNames: string[], host: string): string {
-  const social = firstMeta(values, ['og:title', 'twitter:title']);
+export function titleInputs(doc: Document, values: MetaValues, jsonLd: Record<string, unknown>[], host: string): TitleInputs {
   const documentTitle = normaliseSpace(doc.title ?? '');
-  const declared = [social, sources.jsonLd, sources.readability, documentTitle].filter((t): t is string => !!t && t.trim() !== '');
+  return {
+    documentTitle,
+    social: firstMeta(values, ['og:title', 'twitter:title']),
+    jsonLd: chooseJsonLdTitle(jsonLdString(jsonLd, 'name'), jsonLdString(jsonLd, 'headline'), documentTitle),
+    headings: headingTexts(doc),
+    allHeadings: Array.from(doc.querySelectorAll('h1, h2')).map((h) => normaliseSpace(h.textContent ?? '')),
+    firstH1: normaliseSpace(doc.querySelector('h1')?.textContent ?? ''),
+    siteNames: siteNamesOf(values, jsonLdPublisher(jsonLd), documentTitle),
+    host,
+  };
+}
+
+/**
+ * The article's title. `readability` is what Readability reads (JSON-LD, dc:title, og:title, twitter:title,
+ * then its <title> heuristics).
+ */
+export function chooseTitle(inputs: TitleInputs, readability: string | null): string {
+  const { documentTitle, social, siteNames, host } = inputs;
+  const declared = [social, inputs.jsonLd, readability, documentTitle].filter((t): t is string => !!t && t.trim() !== '');
   const names = [...siteNames, ...hostLabels(host)];
   const namesSite = (text: string): boolean => {
     const key = squash(text);
     return key !== '' && names.some((name) => squash(name) === key);
   };
   // headings that only repeat the site's name (a blog's logo in an h1) do not name the article
-  const headings = sources.headings.filter((heading) => !namesSite(heading));
+  const headings = inputs.headings.filter((heading) => !namesSite(heading));
   const heading = confirmedHeading(headings, declared);
   if (heading) return heading;
-  const best = sources.readability || social || sources.jsonLd;
+  const best = readability || social || inputs.jsonLd;
   if (best) {
     const trimmed = trimSiteName(best, siteNames, host);
     // the declared title is only the site's name (a blog's front matter): the first heading names the post
@@ -155,8 +185,6 @@ export function chooseTitle(doc: Document, values: MetaValues, sources: TitleSou
     if (!/\s/.test(trimmed) && headline) return headline;
     return trimmed;
   }
-  if (documentTitle) return partMatchingHeading(doc, documentTitle) ?? trimSiteName(documentTitle, siteNames, host);
-  return normaliseSpace(doc.querySelector('h1')?.textContent ?? '');
+  if (documentTitle) return partMatchingHeading(inputs.allHeadings, documentTitle) ?? trimSiteName(documentTitle, siteNames, host);
+  return inputs.firstH1;
 }
-
-export { jsonLdString };

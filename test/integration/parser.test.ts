@@ -83,6 +83,27 @@ const STORY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 </div></article>
 <footer>© The Courier</footer>
 </body></html>`;
+/** Metadata as pages really declare it (issue 30, third pass): each page in another language. */
+const PROSE = {
+  fr: '<p>La rivière a débordé pendant la nuit et les habitants du village ont passé la matinée à nettoyer les rues, les caves et les jardins recouverts de boue.</p>'.repeat(3),
+  de: '<p>Alte Möbel bekommen mit etwas Farbe, neuen Griffen und viel Geduld ein zweites Leben, und das Wohnzimmer wirkt danach wärmer und persönlicher als vorher.</p>'.repeat(3),
+  es: '<p>La biblioteca municipal abrirá sus puertas también los domingos a partir del próximo mes, según anunció el ayuntamiento después de una larga consulta vecinal.</p>'.repeat(3),
+};
+const METADATA_PAGES: Record<string, string> = {
+  // application-name repeats the headline (so it is not the site's name); the only h1 is page furniture
+  '/meta/fr': `<!doctype html><html lang="fr"><head><title>La rivière a débordé dans la nuit</title>
+<meta property="og:title" content="La rivière a débordé dans la nuit"><meta name="application-name" content="La rivière a débordé dans la nuit">
+<meta property="og:site_name" content="Le Petit Journal">
+<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2022-01-10T22:06:08:684Z"}</script>
+</head><body><div class="signaler"><h1>Signaler un contenu inapproprié</h1></div><article>${PROSE.fr}</article></body></html>`,
+  // a date written with a two-digit year in an element named for it
+  '/meta/de': `<!doctype html><html lang="de"><head><title>Vintage-Flair mit viel Grün</title></head><body>
+<article><h1>Vintage-Flair mit viel Grün</h1><div class="uploaded-date">23.09.22</div>${PROSE.de}</article></body></html>`,
+  // the canonical URL's last segment is a day-first date
+  '/meta/es': `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title>
+<link rel="canonical" href="https://ayuntamiento.example/noticias/29-10-2021"></head><body>
+<article><h1>La biblioteca abre los domingos</h1>${PROSE.es}</article></body></html>`,
+};
 
 describe('article extraction service (/parser)', function () {
   this.timeout(120_000);
@@ -107,6 +128,9 @@ describe('article extraction service (/parser)', function () {
         const html = `<!doctype html><html><head><meta http-equiv="Content-Type" content="text/html; charset=gb2312"><title>城市图书馆夜间开放</title></head><body><article><h1>城市图书馆夜间开放</h1>${'<p>这座城市的第一家夜间图书馆今天开放，读者可以在晚上借书和阅读，许多学生和上班族都很高兴。</p>'.repeat(6)}</article></body></html>`;
         res.writeHead(200, { 'Content-Type': 'text/html' });
         res.end(Buffer.from(html, 'utf8'));
+      } else if (req.url && METADATA_PAGES[req.url]) {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(METADATA_PAGES[req.url]);
       } else if (req.url === '/missing') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end('nope');
@@ -173,6 +197,21 @@ describe('article extraction service (/parser)', function () {
     assert.match(story.body, /^The city opened its first night library/);
     assert.match(story.body, /trial for six months/);
     assert.doesNotMatch(story.body, /Sign up|Was this article helpful|new bridge for cyclists|ferry landing/);
+  });
+
+  it('reads title and date as pages declare them, in several languages (issue 30, third pass)', async () => {
+    const read = async (path: string): Promise<{ title: string; published: string | null }> => {
+      const res = await api.get(`/?url=${encodeURIComponent(`${base}${path}`)}`);
+      assert.equal(res.status, 200, path);
+      return res.body;
+    };
+    const fr = await read('/meta/fr');
+    assert.equal(fr.title, 'La rivière a débordé dans la nuit');
+    assert.equal(fr.published, '2022-01-10T00:00:00.000Z');
+    assert.equal((await read('/meta/de')).published, '2022-09-23T00:00:00.000Z');
+    const es = await read('/meta/es');
+    assert.equal(es.title, 'La biblioteca abre los domingos');
+    assert.equal(es.published, '2021-10-29T00:00:00.000Z');
   });
 
   it('follows redirects and answers the spec messages for failures', async () => {
