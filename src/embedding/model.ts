@@ -57,6 +57,9 @@ export interface ShapeCheck {
   readonly fitMs: number;
 }
 
+/** Global term weight of a model's sparse vectors: idf, or log-entropy (both with sublinear tf, 1 + ln tf). */
+export type TermWeighting = 'sublinear-tfidf' | 'log-entropy';
+
 /**
  * How a key's model answers similar-to queries, chosen at fit time and read by the query path: dimensions of the
  * dense vectors, term weighting, whether the second stage runs, with how many candidates and which weights.
@@ -65,7 +68,7 @@ export interface ModelShape {
   /** `check`: the key's own documents chose (issue 32); `size`: the size rule (an older model, or dimensions asked for) */
   readonly chosenBy: 'check' | 'size';
   readonly dim: number;
-  readonly weighting: 'sublinear-tfidf';
+  readonly weighting: TermWeighting;
   readonly secondStage: boolean;
   readonly candidates: number;
   readonly weights: SecondStageWeights;
