@@ -290,11 +290,12 @@ function withBigrams(cap: number, weight: number): (e: Embedded) => { train: Spa
 const MODEL_VARIANTS: Record<string, FitOptions> = {
   'd128': { dim: 128 },
   'σ-weight σ^0 (plain projection)': { singularValueExponent: 1 },
-  'log-entropy weighting': { weighting: 'log-entropy' },
-  'log-entropy weighting, d128': { weighting: 'log-entropy', dim: 128 },
+  'log-entropy weighting': { weighting: 'log-entropy', sparseWeighting: 'log-entropy' },
+  'log-entropy weighting, d128': { weighting: 'log-entropy', sparseWeighting: 'log-entropy', dim: 128 },
   'log-entropy for the projection, idf for the second stage': { weighting: 'log-entropy', sparseWeighting: 'sublinear-tfidf' },
-  'log-entropy, SVD 4 power iterations, oversample 40': { weighting: 'log-entropy', powerIterations: 4, oversample: 40 },
-  'SVD 4 power iterations, oversample 40': { powerIterations: 4, oversample: 40 },
+  'log-entropy, SVD 4 power iterations, oversample 40': { weighting: 'log-entropy', sparseWeighting: 'log-entropy', powerIterations: 4, oversample: 40 },
+  'idf for the projection (before issue 32\'s third session)': { weighting: 'sublinear-tfidf' },
+  'SVD 4 power iterations, oversample 40': { weighting: 'sublinear-tfidf', powerIterations: 4, oversample: 40 },
 };
 
 const VARIANT_BLENDS: Record<string, Blend> = {

@@ -25,9 +25,12 @@ export interface FitOptions {
   powerIterations?: number;
   /** extra random directions of the randomized SVD's range finder; default 10 */
   oversample?: number;
-  /** global term weight: idf (default) or log-entropy (1 + Σ_d p log p / log N, p = tf / the term's total count) */
+  /**
+   * global term weight of the LSA projection: idf or log-entropy (1 + Σ_d p ln p / ln N, p = tf / the term's total
+   * count); default: the shape check's choice (log-entropy for keys with the second stage), else idf
+   */
   weighting?: TermWeighting;
-  /** global term weight of the sparse vectors (the second stage's terms); default: `weighting` */
+  /** global term weight of the sparse vectors (the second stage's terms); default idf */
   sparseWeighting?: TermWeighting;
   seed?: number;
   /** issue 32: choose the shape by the key's own documents (default: unless `dim` is given) */
@@ -48,6 +51,13 @@ export const LONG_TEXT_TERMS = 42;
  * de-en 11k at 64 (docs/decisions/embedding.md, "Shape per key").
  */
 export const DENSE_ONLY_WIDE_BELOW = 4000;
+
+/**
+ * The projection's term weighting for keys with the second stage (whose own terms stay idf-weighted): log-entropy
+ * measured above idf on 20NG and Reuters, below it on the short Debian descriptions (docs/decisions/embedding.md,
+ * "Term weighting of the projection").
+ */
+export const LONG_TEXT_WEIGHTING: TermWeighting = 'log-entropy';
 
 function denseOnlyDimensions(documents: number): number {
   return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
@@ -151,10 +161,11 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const medianTerms = at(0.5);
   const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
   const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
+  const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
   const checkMs = performance.now() - started;
-  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim });
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting: options.weighting ?? 'sublinear-tfidf', secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
@@ -174,7 +185,7 @@ function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: s
   const docs = analysed.map((a) => a.terms);
   const words = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
   const denseWeights = words.weights[options.weighting ?? 'sublinear-tfidf'];
-  const sparseWeights = words.weights[options.sparseWeighting ?? options.weighting ?? 'sublinear-tfidf'];
+  const sparseWeights = words.weights[options.sparseWeighting ?? 'sublinear-tfidf'];
   const stats = { terms: words.terms, vocabulary: words.vocabulary, idf: denseWeights };
   // A small corpus spans fewer dimensions than asked for: the rest would be noise (or zero).
   const dim = Math.max(1, Math.min(options.dim ?? lsaDimensions(fittedDocs), docs.length, stats.terms.length));

@@ -57,7 +57,10 @@ export interface ShapeCheck {
   readonly fitMs: number;
 }
 
-/** Global term weight of a model's sparse vectors: idf, or log-entropy (both with sublinear tf, 1 + ln tf). */
+/**
+ * Global term weight of the texts' vectors that the LSA projection was fitted on: idf, or log-entropy (both with
+ * sublinear tf, 1 + ln tf). The second stage's sparse terms are idf-weighted whichever the projection used.
+ */
 export type TermWeighting = 'sublinear-tfidf' | 'log-entropy';
 
 /**
@@ -68,6 +71,7 @@ export interface ModelShape {
   /** `check`: the key's own documents chose (issue 32); `size`: the size rule (an older model, or dimensions asked for) */
   readonly chosenBy: 'check' | 'size';
   readonly dim: number;
+  /** the projection's term weighting (the second stage's terms are sublinear TF-IDF) */
   readonly weighting: TermWeighting;
   readonly secondStage: boolean;
   readonly candidates: number;
