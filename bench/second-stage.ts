@@ -28,6 +28,9 @@ const VARIANTS = process.env.BENCH_VARIANTS !== '0';
 const LSA_DIMS = [64, 128, 256];
 const VARIANT_CANDIDATES = (process.env.BENCH_VARIANT_CANDIDATES ?? '100,200').split(',').filter(Boolean).map(Number);
 const DEBIAN_LANGUAGES = ['de', 'fr', 'ru', 'ja'];
+/** Only the variants whose name matches (a regular expression); the baselines are skipped with BENCH_BASELINES=0. */
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
+const BASELINES = process.env.BENCH_BASELINES !== '0';
 
 /** The corpus embedded by one model: dense rows and TF-IDF terms of the train and test texts. */
 interface Embedded {
@@ -175,10 +178,124 @@ function bm25(e: Embedded): { train: SparseVector[]; test: SparseVector[] } {
   return { train: train.map(vector), test: test.map(vector) };
 }
 
+/**
+ * The service's second stage with the μ term's feedback vector replaced by alpha query expansion in dense space:
+ * q + Σ over the `k` best candidates by dense score of max(0, dense)^α · their rows (issue 32, third session).
+ */
+function alphaQueryExpansion(k: number, alpha: number, mu?: number): Reorder {
+  return (e, q, c, n) => {
+    const dim = e.model.dim;
+    const rows = c.rows.slice(0, n);
+    const vectors = rowsOf(e.train.vectors, dim, rows);
+    const expanded = Float32Array.from(e.test.vectors.subarray(q * dim, (q + 1) * dim));
+    for (let i = 0; i < Math.min(k, n); i++) {
+      const w = Math.pow(Math.max(0, c.dense[i]!), alpha);
+      for (let j = 0; j < dim; j++) expanded[j]! += w * vectors[i * dim + j]!;
+    }
+    const norm = Math.hypot(...expanded) || 1;
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, ...(mu === undefined ? {} : { denseFeedbackWeight: mu }), denseScores: c.dense.subarray(0, n),
+      denseFeedbackOf: () => Float32Array.from(rows, (_r, i) => dot(vectors, i * dim, expanded, dim) / norm),
+    });
+    return rankByScore(scores).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/**
+ * The service's scores, then diffusion over the kNN graph of the best `top` of them (dense rows, k neighbours each,
+ * affinity max(0, cos)^3): f ← (1 − β) y + β W f for 10 rounds, y the service's scores, W row-normalised; the
+ * rest keep their order below.
+ */
+function diffusion(top: number, k: number, beta: number): Reorder {
+  return (e, q, c, n) => {
+    const dim = e.model.dim;
+    const rows = c.rows.slice(0, n);
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, dim, rows),
+    });
+    const order = rankByScore(scores);
+    const best = order.slice(0, top);
+    const r = best.length;
+    const vectors = rowsOf(e.train.vectors, dim, best.map((i) => rows[i]!));
+    const neighbours: Array<Array<[number, number]>> = [];
+    for (let a = 0; a < r; a++) {
+      const sims: Array<[number, number]> = [];
+      for (let b = 0; b < r; b++) {
+        if (b === a) continue;
+        let cos = 0;
+        for (let j = 0; j < dim; j++) cos += vectors[a * dim + j]! * vectors[b * dim + j]!;
+        sims.push([b, Math.pow(Math.max(0, cos), 3)]);
+      }
+      sims.sort((x, y) => y[1] - x[1]);
+      const kept = sims.slice(0, k);
+      const total = kept.reduce((t, [, w]) => t + w, 0) || 1;
+      neighbours.push(kept.map(([b, w]) => [b, w / total]));
+    }
+    const y = Float64Array.from(best, (i) => scores[i]!);
+    let f = Float64Array.from(y);
+    for (let round = 0; round < 10; round++) {
+      const next = new Float64Array(r);
+      for (let a = 0; a < r; a++) {
+        let s = 0;
+        for (const [b, w] of neighbours[a]!) s += w * f[b]!;
+        next[a] = (1 - beta) * y[a]! + beta * s;
+      }
+      f = next;
+    }
+    const reordered = Array.from(f.keys()).sort((x, z) => f[z]! - f[x]! || x - z).map((a) => best[a]!);
+    return [...reordered, ...order.slice(top)].slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/**
+ * Bigrams of adjacent analysed terms added to the second stage's terms (sublinear tf × their idf on the train
+ * texts, bigrams in ≥ 2 train texts, at most `cap` per text by idf, the bigram part weighted `weight`), L2-normalised.
+ */
+function withBigrams(cap: number, weight: number): (e: Embedded) => { train: SparseVector[]; test: SparseVector[] } {
+  return (e) => {
+    const analysed = (texts: readonly string[]) => texts.map((t) => analyze(t, { hint: e.model.language }).terms);
+    const train = analysed(e.texts.train);
+    const test = analysed(e.texts.test);
+    const bigramsOf = (terms: string[]): string[] => terms.slice(1).map((t, i) => `${terms[i]!} ${t}`);
+    const df = new Map<string, number>();
+    for (const terms of train) for (const b of new Set(bigramsOf(terms))) df.set(b, (df.get(b) ?? 0) + 1);
+    const ids = new Map<string, number>();
+    const base = e.model.idf.length;
+    for (const [b, n] of df) if (n >= 2) ids.set(b, base + ids.size);
+    const idfOf = (b: string): number => Math.log((1 + train.length) / (1 + df.get(b)!)) + 1;
+    const vector = (terms: string[], unigrams: SparseVector): SparseVector => {
+      const pairs: Array<[number, number]> = Array.from(unigrams.ids, (id, k) => [id, unigrams.weights[k]!] as [number, number]);
+      const bigrams: Array<[number, number]> = [];
+      let norm = 0;
+      for (const [b, tf] of countTerms(bigramsOf(terms))) {
+        const id = ids.get(b);
+        if (id === undefined) continue;
+        const w = (1 + Math.log(tf)) * idfOf(b);
+        bigrams.push([id, w]);
+      }
+      bigrams.sort((x, y) => y[1] - x[1]);
+      const kept = bigrams.slice(0, cap);
+      for (const [, w] of kept) norm += w * w;
+      norm = Math.sqrt(norm) || 1;
+      for (const [id, w] of kept) pairs.push([id, (weight * w) / norm]);
+      pairs.sort((x, y) => x[0] - y[0]);
+      const total = Math.hypot(...pairs.map(([, w]) => w)) || 1;
+      return { ids: Uint32Array.from(pairs, ([id]) => id), weights: Float32Array.from(pairs, ([, w]) => w / total) };
+    };
+    return { train: train.map((t, i) => vector(t, e.train.sparse[i]!)), test: test.map((t, i) => vector(t, e.test.sparse[i]!)) };
+  };
+}
+
 /** Models fitted otherwise (the second stage with the default weights). */
 const MODEL_VARIANTS: Record<string, FitOptions> = {
   'd128': { dim: 128 },
   'σ-weight σ^0 (plain projection)': { singularValueExponent: 1 },
+  'log-entropy weighting': { weighting: 'log-entropy', sparseWeighting: 'log-entropy' },
+  'log-entropy weighting, d128': { weighting: 'log-entropy', sparseWeighting: 'log-entropy', dim: 128 },
+  'log-entropy for the projection, idf for the second stage': { weighting: 'log-entropy', sparseWeighting: 'sublinear-tfidf' },
+  'log-entropy, SVD 4 power iterations, oversample 40': { weighting: 'log-entropy', sparseWeighting: 'log-entropy', powerIterations: 4, oversample: 40 },
+  'idf for the projection (before issue 32\'s third session)': { weighting: 'sublinear-tfidf' },
+  'SVD 4 power iterations, oversample 40': { weighting: 'sublinear-tfidf', powerIterations: 4, oversample: 40 },
 };
 
 const VARIANT_BLENDS: Record<string, Blend> = {
@@ -192,6 +309,19 @@ const VARIANT_BLENDS: Record<string, Blend> = {
   'service, distinct feedback (cos < 0.8)': { ...SERVICE, distinct: 0.8 },
   'service, BM25 terms': { ...SERVICE, sparse: bm25 },
   'service, direct 0.5, dense 1': { ...SERVICE, direct: 0.5, dense: 1 },
+  'service, bigrams (≤ 20 a text, weight 0.5)': { ...SERVICE, sparse: withBigrams(20, 0.5) },
+  'service, bigrams (≤ 40 a text, weight 1)': { ...SERVICE, sparse: withBigrams(40, 1) },
+};
+
+/** Reorderings that are not a Blend (issue 32, third session). */
+const VARIANT_REORDERS: Record<string, Reorder> = {
+  'alpha-QE in dense space (k 10, α 3) as the μ term': alphaQueryExpansion(10, 3),
+  'alpha-QE (k 20, α 3), μ 2': alphaQueryExpansion(20, 3, 2),
+  'alpha-QE (k 5, α 1) as the μ term': alphaQueryExpansion(5, 1),
+  'alpha-QE (k 20, α 3), μ 3': alphaQueryExpansion(20, 3, 3),
+  'alpha-QE (k 40, α 3), μ 2': alphaQueryExpansion(40, 3, 2),
+  'diffusion over the best 100 (k 10, β 0.5)': diffusion(100, 10, 0.5),
+  'diffusion over the best 50 (k 5, β 0.3)': diffusion(50, 5, 0.3),
 };
 
 interface Measured {
@@ -251,8 +381,8 @@ async function main(): Promise<void> {
     const chosen = embed(split, {});
     const shape = chosen.model.shape!;
     const candidates = candidatesOf(chosen, MAX_CANDIDATES);
-    const baselines: Array<[string, number]> = [['TF-IDF', await tfidfBaseline(split)]];
-    for (const dim of LSA_DIMS) {
+    const baselines: Array<[string, number]> = BASELINES ? [['TF-IDF', await tfidfBaseline(split)]] : [['none', 0]];
+    for (const dim of BASELINES ? LSA_DIMS : []) {
       const e = embed(split, { dim });
       baselines.push([`LSA-${dim}`, measure(split, e, candidatesOf(e, 10), 10, denseOnly).precision]);
     }
@@ -272,13 +402,17 @@ async function main(): Promise<void> {
     report('dense only', 10, denseOnly);
     for (const n of CANDIDATES) report('second stage (model weights)', n, secondStage());
     if (VARIANTS) {
-      for (const [name, b] of Object.entries(VARIANT_BLENDS)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
+      for (const [name, b] of Object.entries(VARIANT_BLENDS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
+      for (const [name, reorder] of Object.entries(VARIANT_REORDERS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, reorder);
       for (const [name, options] of Object.entries(MODEL_VARIANTS)) {
+        if (!ONLY.test(name)) continue;
         const e = embed(split, options);
         const c = candidatesOf(e, Math.max(...VARIANT_CANDIDATES));
         report(`${name}: dense only`, 10, denseOnly, e, c);
+        console.log(row([`${name}: shape`, `d${e.model.dim}`, e.model.shape?.secondStage ? 'second stage' : 'dense only', '', '']));
         for (const n of VARIANT_CANDIDATES) report(`${name}: second stage`, n, secondStage(), e, c);
         for (const n of VARIANT_CANDIDATES) report(`${name}: LSA only, μ 2`, n, blended(VARIANT_BLENDS['LSA only, μ 2']!), e, c);
+        for (const n of VARIANT_CANDIDATES) report(`${name}: alpha-QE (k 20, α 3), μ 2`, n, alphaQueryExpansion(20, 3, 2), e, c);
       }
     }
     console.error(`${split.name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -1,11 +1,11 @@
 import {
   DEFAULT_CANDIDATES, DEFAULT_SECOND_STAGE, lsaDimensions, MIN_DOCS_FOR_CORPUS_MODEL, RERANK_MIN_DOCS, shapeBySize,
-  type EmbeddingModel, type LsaModel, type ModelShape, type WordVectorModel,
+  type EmbeddingModel, type LsaModel, type ModelShape, type TermWeighting, type WordVectorModel,
 } from './model';
 import { contentId } from './serialize';
 import { tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
-import { analyze, mainLanguage, UNDETERMINED } from '../text';
+import { analyze, countTerms, mainLanguage, UNDETERMINED } from '../text';
 import { Vocabulary } from './vocabulary';
 import { WORD_VECTOR_DIM } from './word-vectors';
 
@@ -23,6 +23,15 @@ export interface FitOptions {
   /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default 0.5 */
   singularValueExponent?: number;
   powerIterations?: number;
+  /** extra random directions of the randomized SVD's range finder; default 10 */
+  oversample?: number;
+  /**
+   * global term weight of the LSA projection: idf or log-entropy (1 + Σ_d p ln p / ln N, p = tf / the term's total
+   * count); default: the shape check's choice (log-entropy for keys with the second stage), else idf
+   */
+  weighting?: TermWeighting;
+  /** global term weight of the sparse vectors (the second stage's terms); default idf */
+  sparseWeighting?: TermWeighting;
   seed?: number;
   /** issue 32: choose the shape by the key's own documents (default: unless `dim` is given) */
   checkShape?: boolean;
@@ -43,6 +52,13 @@ export const LONG_TEXT_TERMS = 42;
  */
 export const DENSE_ONLY_WIDE_BELOW = 4000;
 
+/**
+ * The projection's term weighting for keys with the second stage (whose own terms stay idf-weighted): log-entropy
+ * measured above idf on 20NG and Reuters, below it on the short Debian descriptions (docs/decisions/embedding.md,
+ * "Term weighting of the projection").
+ */
+export const LONG_TEXT_WEIGHTING: TermWeighting = 'log-entropy';
+
 function denseOnlyDimensions(documents: number): number {
   return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
 }
@@ -53,16 +69,42 @@ export function wordVectorModel(): WordVectorModel {
   return { kind: 'word-vectors', id: contentId('word-vectors', [`a=${WORD_VECTOR_SIF_A}`]), dim: WORD_VECTOR_DIM, sifA: WORD_VECTOR_SIF_A };
 }
 
-function vocabulary(docs: readonly string[][], minDf: number, maxTerms: number): TermStatistics & { terms: string[] } {
-  const df = new Map<string, number>();
-  for (const tokens of docs) for (const t of new Set(tokens)) df.set(t, (df.get(t) ?? 0) + 1);
-  const kept = [...df].filter(([, n]) => n >= minDf);
-  kept.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+/** A term's document frequency, total count and Σ over documents of count · ln count (for its entropy). */
+interface TermTotals {
+  df: number;
+  count: number;
+  countLogCount: number;
+}
+
+/** The vocabulary and each term's global weight by both weightings. */
+function vocabulary(docs: readonly string[][], minDf: number, maxTerms: number): { terms: string[]; vocabulary: Map<string, number>; weights: Record<TermWeighting, Float32Array> } {
+  const totals = new Map<string, TermTotals>();
+  for (const tokens of docs) {
+    for (const [t, c] of countTerms(tokens)) {
+      let s = totals.get(t);
+      if (!s) totals.set(t, (s = { df: 0, count: 0, countLogCount: 0 }));
+      s.df++;
+      s.count += c;
+      s.countLogCount += c * Math.log(c);
+    }
+  }
+  const kept = [...totals].filter(([, s]) => s.df >= minDf);
+  kept.sort((a, b) => b[1].df - a[1].df || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const chosen = kept.slice(0, maxTerms);
   const n = docs.length;
   const terms = chosen.map(([t]) => t);
-  const idf = Float32Array.from(chosen, ([, d]) => Math.log((1 + n) / (1 + d)) + 1);
-  return { terms, vocabulary: new Map(terms.map((t, i) => [t, i] as const)), idf };
+  const weights = {
+    'sublinear-tfidf': Float32Array.from(chosen, ([, s]) => Math.log((1 + n) / (1 + s.df)) + 1),
+    'log-entropy': Float32Array.from(chosen, ([, s]) => entropyWeight(s, n)),
+  };
+  return { terms, vocabulary: new Map(terms.map((t, i) => [t, i] as const)), weights };
+}
+
+/** 1 + Σ_d p_d ln p_d / ln N with p_d = count in d / total count: 1 for a term in one document, 0 for one spread evenly over all. */
+function entropyWeight(s: TermTotals, documents: number): number {
+  if (documents < 2) return 1;
+  const sumPLogP = s.countLogCount / s.count - Math.log(s.count);
+  return Math.max(1e-3, 1 + sumPLogP / Math.log(documents));
 }
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
@@ -119,10 +161,11 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const medianTerms = at(0.5);
   const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
   const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
+  const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
   const checkMs = performance.now() - started;
-  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim });
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting: 'sublinear-tfidf', secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
@@ -140,12 +183,15 @@ function withShape(model: LsaModel, shape: ModelShape): LsaModel {
 function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
   const exponent = options.singularValueExponent ?? 0.5;
   const docs = analysed.map((a) => a.terms);
-  const stats = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
+  const words = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
+  const denseWeights = words.weights[options.weighting ?? 'sublinear-tfidf'];
+  const sparseWeights = words.weights[options.sparseWeighting ?? 'sublinear-tfidf'];
+  const stats = { terms: words.terms, vocabulary: words.vocabulary, idf: denseWeights };
   // A small corpus spans fewer dimensions than asked for: the rest would be noise (or zero).
   const dim = Math.max(1, Math.min(options.dim ?? lsaDimensions(fittedDocs), docs.length, stats.terms.length));
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
-  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, seed: options.seed ?? 1 });
+  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
   const nTerms = stats.terms.length;
   const projection = new Float32Array(nTerms * dim);
   const singularValues = new Float32Array(dim);
@@ -153,10 +199,12 @@ function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: s
     const sigma = svd.singularValues[j]!;
     singularValues[j] = sigma;
     const scale = sigma > 1e-9 ? Math.pow(sigma, exponent - 1) : 0;
-    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale;
+    // Texts are embedded from their sparse vectors: a term's row carries its dense weight over its sparse one (the
+    // dense vector is normalised, so projecting sparse-weighted terms through it is the dense weighting's projection).
+    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale * (denseWeights[t]! / sparseWeights[t]!);
   }
   return {
-    kind: 'lsa', id: '', dim, vocabulary: Vocabulary.build(stats.terms), idf: stats.idf, projection, singularValues, fittedDocs,
+    kind: 'lsa', id: '', dim, vocabulary: Vocabulary.build(stats.terms), idf: sparseWeights, projection, singularValues, fittedDocs,
     language: language || UNDETERMINED,
   };
 }

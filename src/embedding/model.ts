@@ -58,6 +58,12 @@ export interface ShapeCheck {
 }
 
 /**
+ * Global term weight of the texts' vectors that the LSA projection was fitted on: idf, or log-entropy (both with
+ * sublinear tf, 1 + ln tf). The second stage's sparse terms are idf-weighted whichever the projection used.
+ */
+export type TermWeighting = 'sublinear-tfidf' | 'log-entropy';
+
+/**
  * How a key's model answers similar-to queries, chosen at fit time and read by the query path: dimensions of the
  * dense vectors, term weighting, whether the second stage runs, with how many candidates and which weights.
  */
@@ -65,7 +71,8 @@ export interface ModelShape {
   /** `check`: the key's own documents chose (issue 32); `size`: the size rule (an older model, or dimensions asked for) */
   readonly chosenBy: 'check' | 'size';
   readonly dim: number;
-  readonly weighting: 'sublinear-tfidf';
+  /** the projection's term weighting (the second stage's terms are sublinear TF-IDF) */
+  readonly weighting: TermWeighting;
   readonly secondStage: boolean;
   readonly candidates: number;
   readonly weights: SecondStageWeights;

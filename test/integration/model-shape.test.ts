@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../helpers/server';
 interface Shape {
   chosenBy: string;
   dim: number;
+  weighting: string;
   secondStage: boolean;
   candidates: number;
   check?: { method: string; documents: number; medianTerms: number; longTextTerms: number; checkMs: number; fitMs: number };
@@ -67,6 +68,8 @@ describe('model shape chosen per key (issue 32)', function () {
     }
     assert.ok(long.model!.shape.check!.medianTerms >= long.model!.shape.check!.longTextTerms, JSON.stringify(long.model));
     assert.equal(long.model!.shape.secondStage, true);
+    assert.equal(long.model!.shape.weighting, 'log-entropy', 'long texts: the projection fitted on log-entropy weights');
+    assert.equal(short.model!.shape.weighting, 'sublinear-tfidf');
     assert.ok(short.model!.shape.check!.medianTerms < short.model!.shape.check!.longTextTerms, JSON.stringify(short.model));
     assert.equal(short.model!.shape.secondStage, false);
 

@@ -67,6 +67,22 @@ describe('embedding/lsa model', () => {
     assert.notEqual(fitLsa(texts.slice(1), { dim: 16 }).id, model.id, 'a different corpus gives a different id');
   });
 
+  it('log-entropy weighting: the projection carries it, the second stage\'s terms stay idf-weighted (issue 32)', () => {
+    const entropyBoth = fitLsa(texts, { dim: 8, weighting: 'log-entropy', sparseWeighting: 'log-entropy' });
+    const entropyDense = fitLsa(texts, { dim: 8, weighting: 'log-entropy' });
+    const idf = fitLsa(texts, { dim: 8 });
+    assert.deepEqual(entropyDense.idf, idf.idf, 'the sparse terms keep idf');
+    assert.notDeepEqual(entropyBoth.idf, idf.idf);
+    // A term in every document weighs nothing in log-entropy, so the weights are not idf's in another scale.
+    for (const t of texts.slice(0, 10)) {
+      const a = embedText(entropyBoth, t).vector;
+      const b = embedText(entropyDense, t).vector;
+      assert.ok(dot(a, b) > 1 - 1e-4, `same dense vector from idf-weighted terms: ${dot(a, b)}`);
+      assert.ok(Math.abs(norm(b) - 1) < 1e-5);
+    }
+    assert.ok(texts.slice(0, 10).some((t) => dot(embedText(idf, t).vector, embedText(entropyDense, t).vector) < 0.999), 'idf and log-entropy projections differ');
+  });
+
   it('places same-topic texts closer than other-topic texts', () => {
     // 3 topics: only the top 4 components carry signal here, the rest is sampling noise
     const model = fitLsa(texts, { dim: 4 });
