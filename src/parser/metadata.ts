@@ -153,7 +153,7 @@ export function absoluteUrl(raw: string | null | undefined, base: string): strin
   }
 }
 
-/** Converts a date as pages write it into ISO 8601 UTC, or null when it is not a plausible date. */
+/** Converts a date as pages write it into ISO 8601 (at the page's own offset when it gives one), or null when it is not a plausible date. */
 export function toIsoDate(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const text = raw.trim();
@@ -173,7 +173,22 @@ export function toIsoDate(raw: string | null | undefined): string | null {
   if (Number.isNaN(ms)) return null;
   const year = new Date(ms).getUTCFullYear();
   if (year < 1990 || year > new Date().getUTCFullYear() + 1) return null;
-  return new Date(ms).toISOString();
+  return isoInOffset(ms, ZONE_OFFSET.exec(text));
+}
+
+/** A UTC offset at the end of a date-time: "+02:00", "-0300" (after a time of day, so "2015-03-10" is none). */
+const ZONE_OFFSET = /\d:\d{2}(?::\d{2}(?:\.\d+)?)?\s*([+-])(\d{2}):?(\d{2})$/;
+
+/**
+ * The instant in ISO 8601 at the offset the page wrote it in, so the date part is the article's own day: a story
+ * published at 22:46 in UTC−3 is dated that day, not the next one in UTC (27 of extraction-eval's date misses).
+ * Without an offset (or at +00:00), UTC as `toISOString` writes it.
+ */
+function isoInOffset(ms: number, offset: RegExpExecArray | null): string {
+  if (!offset) return new Date(ms).toISOString();
+  const minutes = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3]));
+  if (minutes === 0 || Math.abs(minutes) > 14 * 60) return new Date(ms).toISOString();
+  return `${new Date(ms + minutes * 60_000).toISOString().slice(0, -1)}${offset[1]}${offset[2]}:${offset[3]}`;
 }
 
 /** A date written in the URL path: /2015/03/10/, /2015-03-10-, /20150310/. */

@@ -3,7 +3,7 @@ export interface ArticleResult {
   title: string;
   /** May be "" when no author could be found. */
   author: string;
-  /** ISO 8601 (UTC, `toISOString`) or null. */
+  /** ISO 8601 or null: at the offset the page gave (so the date is the article's own day), else UTC. */
   published: string | null;
   /** Canonical URL of the article, absolute; the fetched URL when the page names none. */
   url: string;

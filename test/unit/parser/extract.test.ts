@@ -14,7 +14,10 @@ describe('parser: extractArticle', () => {
 
   it('takes the social title and trims the site name', () => assert.equal(result.title, 'Whales return to Monterey Bay'));
   it('takes the meta author', () => assert.equal(result.author, 'Jane Doe'));
-  it('normalises the published time to ISO 8601 UTC', () => assert.equal(result.published, '2024-03-05T09:00:00.000Z'));
+  it('writes the published time in ISO 8601 at the page’s own offset (the same instant as 09:00 UTC)', () => {
+    assert.equal(result.published, '2024-03-05T10:00:00.000+01:00');
+    assert.equal(Date.parse(result.published!), Date.parse('2024-03-05T09:00:00Z'));
+  });
   it('uses the canonical URL, made absolute', () => assert.equal(result.url, 'https://coastal.example/news/2024/whales-return'));
   it('uses og:image, made absolute', () => assert.equal(result.image, 'https://coastal.example/images/whales.jpg'));
   it('collects og:video, <video> sources and player embeds, absolute and deduplicated', () => {
@@ -93,7 +96,7 @@ describe('parser: extraction fallbacks', () => {
   it('reads the date from <time datetime>, then from the URL', () => {
     assert.equal(
       extractArticle(page('', `<article><time datetime="2022-07-14T12:00:00-04:00">July 14</time>${LOREM}</article>`), base).published,
-      '2022-07-14T16:00:00.000Z',
+      '2022-07-14T12:00:00.000-04:00',
     );
     assert.equal(extractArticle(page(''), 'https://example.org/2021/09/30/some-story').published, '2021-09-30T00:00:00.000Z');
     assert.equal(extractArticle(page(''), base).published, null);

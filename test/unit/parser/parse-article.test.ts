@@ -31,7 +31,7 @@ describe('parser: parseArticle (fetch + extract worker)', function () {
     const result = await parseArticle(`${server.origin}/moved`, { pool, allowPrivate: true });
     assert.equal(result.title, 'Whales return to Monterey Bay');
     assert.equal(result.author, 'Jane Doe');
-    assert.equal(result.published, '2024-03-05T09:00:00.000Z');
+    assert.equal(result.published, '2024-03-05T10:00:00.000+01:00');
     assert.equal(result.url, `${server.origin}/news/2024/whales-return`);
     assert.equal(result.image, `${server.origin}/images/whales.jpg`);
     assert.ok(result.videos.includes('https://www.youtube.com/embed/abc123XYZ'));
