@@ -181,15 +181,18 @@ class ClassicParser {
     return Number(m[0]);
   }
 
+  /** A parenthesised query over `fields` (the cursor on its '('), with its boost. */
+  private group(fields: [string, number][]): Query {
+    this.i++;
+    const q = this.query(fields, true);
+    if (this.src[this.i] !== ')') this.fail('missing [)]');
+    this.i++;
+    return withBoost(q, this.boostSuffix());
+  }
+
   private clause(fields: [string, number][]): Query | undefined {
     const c = this.src[this.i];
-    if (c === '(') {
-      this.i++;
-      const q = this.query(fields, true);
-      if (this.src[this.i] !== ')') this.fail('missing [)]');
-      this.i++;
-      return withBoost(q, this.boostSuffix());
-    }
+    if (c === '(') return this.group(fields);
     if (c === '"') return this.phrase(fields);
     if (c === '[' || c === '{') this.fail('a range needs a field, as in field:[a TO b]');
     const word = this.readTerm();
@@ -198,13 +201,7 @@ class ClassicParser {
       this.i++;
       const field: [string, number][] = word === '*' ? this.s.fields : expandTextOrKeep(this.s, word);
       const n = this.src[this.i];
-      if (n === '(') {
-        this.i++;
-        const q = this.query(field, true);
-        if (this.src[this.i] !== ')') this.fail('missing [)]');
-        this.i++;
-        return withBoost(q, this.boostSuffix());
-      }
+      if (n === '(') return this.group(field);
       if (n === '"') return this.phrase(field);
       if (n === '[' || n === '{') return this.range(word);
       const value = this.readTerm();

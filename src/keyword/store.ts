@@ -61,30 +61,15 @@ export class IndexStore {
   }
 
   textField(name: string): TextField {
-    let f = this.text.get(name);
-    if (!f) {
-      f = new TextField(name);
-      this.text.set(name, f);
-    }
-    return f;
+    return fieldOf(this.text, name, () => new TextField(name));
   }
 
   keywordField(name: string): KeywordField {
-    let f = this.keyword.get(name);
-    if (!f) {
-      f = new KeywordField(name);
-      this.keyword.set(name, f);
-    }
-    return f;
+    return fieldOf(this.keyword, name, () => new KeywordField(name));
   }
 
   numericField(name: string): NumericField {
-    let f = this.numeric.get(name);
-    if (!f) {
-      f = new NumericField(name);
-      this.numeric.set(name, f);
-    }
-    return f;
+    return fieldOf(this.numeric, name, () => new NumericField(name));
   }
 
   upsert(doc: KeywordDocument): void {
@@ -209,4 +194,14 @@ export class IndexStore {
     this.docOf = new Map(ids.map((id, n) => [id, n]));
     this.trim();
   }
+}
+
+/** The field of `fields` named `name`, made by `make` the first time it is asked for. */
+function fieldOf<F>(fields: Map<string, F>, name: string, make: () => F): F {
+  let field = fields.get(name);
+  if (!field) {
+    field = make();
+    fields.set(name, field);
+  }
+  return field;
 }
