@@ -3,11 +3,12 @@
  * as the service fits it, held-out posts as queries, the 800 best dense candidates each, the corpus's terms in one
  * packed array in a shuffled row order (as a key's rows lie after writes in any order). With `--baseline <rerank.js>`
  * (another build's dist/src/embedding/rerank.js) both run on the same spans in rotating order, so that neither
- * reads caches the other warmed, and the ratio is printed.
+ * reads caches the other warmed, and the ratio is printed, with how many queries' top 10 differ between the two and
+ * the largest difference of a score.
  *   node dist/bench/second-stage-cpu.js [--queries 500] [--candidates 800] [--baseline /path/to/rerank.js]
  */
 import { packSparse, type SparseVector } from '../src/embedding/sparse';
-import { rerankCandidates } from '../src/embedding/rerank';
+import { rankByScore, rerankCandidates } from '../src/embedding/rerank';
 import { DEFAULT_SECOND_STAGE } from '../src/embedding/model';
 import { seededRandom } from '../src/random';
 import { newsgroups } from './corpora';
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   const ns = versions.map(() => 0);
   let terms = 0;
   const random = seededRandom(29);
+  let differingAnswers = 0;
+  let largestDifference = 0;
   const ROUNDS = 4;
   for (let round = 0; round < ROUNDS; round++) {
     candidates.forEach((c, i) => {
@@ -48,11 +51,17 @@ async function main(): Promise<void> {
       const spans = { starts, ends, ids: packed.ids, weights: packed.weights };
       const options = { ...DEFAULT_SECOND_STAGE, denseScores: c.dense, denseFeedbackOf: () => c.dense };
       const first = Math.floor(random() * versions.length);
+      const scores: Float32Array[] = [];
       for (let j = 0; j < versions.length; j++) {
         const v = (first + j) % versions.length;
         const started = process.hrtime.bigint();
-        versions[v]![1](querySparse[i]!, spans, options);
+        scores[v] = versions[v]![1](querySparse[i]!, spans, options);
         if (round > 0) ns[v]! += Number(process.hrtime.bigint() - started);
+      }
+      if (round === 0 && scores.length === 2) {
+        const [mine, theirs] = scores as [Float32Array, Float32Array];
+        if (rankByScore(mine).slice(0, 10).join() !== rankByScore(theirs).slice(0, 10).join()) differingAnswers++;
+        mine.forEach((score, k) => { largestDifference = Math.max(largestDifference, Math.abs(score - theirs[k]!)); });
       }
       if (round === 0) for (let k = 0; k < starts.length; k++) terms += ends[k]! - starts[k]!;
     });
@@ -64,6 +73,7 @@ async function main(): Promise<void> {
     const ratio = v > 0 ? `, ${(ns[0]! / ns[v]!).toFixed(2)}× this build's time against it` : '';
     console.log(`${name}: ${(ns[v]! / timed / 1000).toFixed(0)} µs a query (${perTerm(v)} ns a term, two passes)${ratio}`);
   });
+  if (versions.length === 2) console.log(`top 10 differing: ${differingAnswers} of ${candidates.length} queries; largest score difference ${largestDifference.toExponential(2)}`);
 }
 
 main().catch((error: unknown) => {

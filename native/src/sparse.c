@@ -1,6 +1,8 @@
 // N-API addon: the second stage's hot loop over sparse term rows (src/embedding/sparse-kernel.ts). It reads the
-// typed arrays where they are (shared term arrays included) on the calling thread, and sums in double precision in
-// the same order as the JavaScript it replaced, so scores are bit-for-bit the same (docs/decisions/throughput.md).
+// typed arrays where they are (shared term arrays included) on the calling thread. It sums in double precision with
+// four running sums per candidate (one chain of dependent additions was the loop's limit), so a score differs from
+// the single sum's only below float32 precision: bench:second-stage-cpu found no score of 400,000 different from the
+// JavaScript loop's (docs/decisions/throughput.md).
 #include <node_api.h>
 #include <stdint.h>
 
@@ -14,6 +16,10 @@ static int typed(napi_env env, napi_value value, napi_typedarray_type want, void
 
 // gather(scratch, starts, ends, ids, weights, out, divisor): out[c] = (Σ_{k ∈ [starts[c], ends[c])} scratch[ids[k]] ·
 // weights[k]) / divisor for every c < out.length. Ids past the scratch count as 0; spans are clipped to the arrays.
+// Candidates' spans lie anywhere in the key's term arrays: the first lines of the span this many candidates ahead are
+// asked for while the current one is summed.
+#define PREFETCH_AHEAD 2
+
 static napi_value gather(napi_env env, napi_callback_info info) {
   size_t argc = 7;
   napi_value argv[7];
@@ -37,13 +43,26 @@ static napi_value gather(napi_env env, napi_callback_info info) {
   }
   size_t terms = n_ids < n_weights ? n_ids : n_weights;
   for (size_t c = 0; c < n_out; c++) {
-    size_t end = ends[c] < terms ? ends[c] : terms;
-    double sum = 0;
-    for (size_t k = starts[c]; k < end; k++) {
-      uint32_t id = ids[k];
-      if (id < n_scratch) sum += (double)scratch[id] * (double)weights[k];
+    if (c + PREFETCH_AHEAD < n_out && starts[c + PREFETCH_AHEAD] < terms) {
+      size_t next = starts[c + PREFETCH_AHEAD];
+      __builtin_prefetch(ids + next);
+      __builtin_prefetch(weights + next);
     }
-    out[c] = (float)(sum / divisor);
+    size_t end = ends[c] < terms ? ends[c] : terms;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    size_t k = starts[c];
+    for (; k + 4 <= end; k += 4) {
+      uint32_t i0 = ids[k], i1 = ids[k + 1], i2 = ids[k + 2], i3 = ids[k + 3];
+      if (i0 < n_scratch) s0 += (double)scratch[i0] * (double)weights[k];
+      if (i1 < n_scratch) s1 += (double)scratch[i1] * (double)weights[k + 1];
+      if (i2 < n_scratch) s2 += (double)scratch[i2] * (double)weights[k + 2];
+      if (i3 < n_scratch) s3 += (double)scratch[i3] * (double)weights[k + 3];
+    }
+    for (; k < end; k++) {
+      uint32_t id = ids[k];
+      if (id < n_scratch) s0 += (double)scratch[id] * (double)weights[k];
+    }
+    out[c] = (float)(((s0 + s1) + (s2 + s3)) / divisor);
   }
   return NULL;
 }
