@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import cron from 'node-cron';
 import { loadConfig, type Config } from './config';
@@ -117,7 +117,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     indexing: () => indexes.progress(),
   });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+    const s = createServer(app).listen(config.port, config.host, () => resolve(s));
     // Slow-client timeouts, set before 'listening', when Node starts its connection-checking timer.
     applyTimeouts(s, config.timeouts);
     s.once('error', reject);

@@ -1,18 +1,19 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
 import os from 'node:os';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AdminGuard } from './admin';
 import { KindredError } from '../errors';
 import type { Logger } from '../log';
-import { normaliseQuery, parseBody } from './body';
 import { corsMiddleware } from './cors';
 import type { CorsOrigins } from '../config';
-import { VersionDispatcher, type Services } from './dispatch';
+import type { Services } from './dispatch';
+import { ApiEdge, pathOf, send, type Middleware } from './edge';
 import { errorReply, jsonError } from './error-reply';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
 import type { DashboardData, IndexingProgress } from '../ops/operations';
 import { openApiDocument } from './openapi';
-import type { ApiVersion, Call, Reply } from './route';
+import type { ApiVersion } from './route';
 
 /** Keys listed in /healthz's indexing progress. */
 const HEALTH_KEYS = 50;
@@ -40,45 +41,59 @@ export interface AppOptions {
 }
 
 /**
- * A reply onto the wire. JSON bodies are written as one string with their length, not through Express's res.json:
- * res.send turns a body of 1,000 characters or more into a Buffer, which Node then writes as a second chunk
- * (a writev per answer; bench:throughput's document reads, docs/decisions/throughput.md). HEAD answers carry the
- * headers only (Node drops the body).
+ * The operator's surfaces, answered by Express: GET or HEAD of exactly these paths (as Express matched them: any
+ * case, an optional trailing slash). Everything else is an API call of some version (src/http/edge.ts).
  */
-function send(res: Response, reply: Reply): void {
-  res.statusCode = reply.status;
-  if (reply.headers) res.set(reply.headers);
-  if (reply.body === undefined) res.end();
-  else if (typeof reply.body === 'string' || Buffer.isBuffer(reply.body)) res.send(reply.body);
-  else {
-    const json = JSON.stringify(reply.body);
-    if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(json));
-    res.end(json);
-  }
+const OPERATOR_PATHS = /^\/(healthz|openapi\.json|metrics|dashboard|dashboard\/dashboard\.js|dashboard\/dashboard\.css|dashboard\/data\.json)\/?$/i;
+
+function isOperatorCall(req: IncomingMessage): boolean {
+  return (req.method === 'GET' || req.method === 'HEAD') && OPERATOR_PATHS.test(pathOf(req.url));
 }
 
-/** body-parser's refusals carry a 4xx `status`; they become Kindred errors (anything else is a bug). */
-function bodyParserError(error: unknown): KindredError | undefined {
-  if (typeof error !== 'object' || error === null || !('status' in error)) return undefined;
-  const { status } = error;
-  if (status === 413) return new KindredError('body_too_large', 'Request body is too large');
-  if (typeof status === 'number' && status >= 400 && status < 500) return new KindredError('unreadable_body', 'Request body could not be read');
-  return undefined;
+/** The server's request listener: the API's calls through the edge, the operator's surfaces through Express. */
+export function createApp(options: AppOptions): RequestListener {
+  // Behind a load balancer that routes by key, this says which node answered (docs/deployment.md).
+  const hostname = os.hostname();
+  const nodeHeader: Middleware = (req, res, next) => {
+    res.setHeader('Kindred-Node', options.nodeId ?? `${hostname}:${req.socket.localPort}`);
+    next();
+  };
+  const logLine = requestLog(options.logger);
+  const cors = corsMiddleware(options.corsOrigins ?? '*');
+  const edge = new ApiEdge({
+    ...options,
+    prepare: (req, res, next) => nodeHeader(req, res, () => logLine(req, res, () => cors(req, res, next))),
+  });
+  const operator = operatorApp(options, { nodeHeader, logLine, cors });
+  return (req, res) => {
+    if (isOperatorCall(req)) operator(req, res);
+    else edge.handle(req, res);
+  };
 }
 
-export function createApp(options: AppOptions): express.Express {
+/**
+ * One info line per request: method, path without the query (which may carry a v1 key), status, milliseconds. A
+ * plain listener costs a fraction of pino-http's per-request child loggers (bench:api).
+ */
+function requestLog(logger: Logger): Middleware {
+  if (!logger.isLevelEnabled('info')) return (_req, _res, next) => next();
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const entry = { method: req.method, url: pathOf(req.url), status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+      if (res.statusCode >= 500) logger.error(entry, 'request failed');
+      else logger.info(entry, 'request');
+    });
+    next();
+  };
+}
+
+function operatorApp(options: AppOptions, common: { nodeHeader: Middleware; logLine: Middleware; cors: Middleware }): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
-
-  // Behind a load balancer that routes by key, this says which node answered (docs/deployment.md).
-  const hostname = os.hostname();
-  app.use((req, res, next) => {
-    res.setHeader('Kindred-Node', options.nodeId ?? `${hostname}:${req.socket.localPort}`);
-    next();
-  });
+  app.use(common.nodeHeader);
 
   app.get('/healthz', async (req, res) => {
     if (!options.isReady()) {
@@ -93,21 +108,8 @@ export function createApp(options: AppOptions): express.Express {
     res.json({ status: 'ok', indexing });
   });
 
-  // One info line per request: method, path without the query (which may carry a v1 key), status,
-  // milliseconds. A plain listener costs a fraction of pino-http's per-request child loggers (bench:api).
-  if (options.logger.isLevelEnabled('info')) {
-    const { logger } = options;
-    app.use((req, res, next) => {
-      const started = process.hrtime.bigint();
-      res.once('finish', () => {
-        const entry = { method: req.method, url: req.originalUrl.split('?')[0], status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 };
-        if (res.statusCode >= 500) logger.error(entry, 'request failed');
-        else logger.info(entry, 'request');
-      });
-      next();
-    });
-  }
-  app.use(corsMiddleware(options.corsOrigins ?? '*'));
+  app.use(common.logLine);
+  app.use(common.cors);
   const openapi = JSON.stringify(openApiDocument(options.versions));
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
@@ -123,64 +125,10 @@ export function createApp(options: AppOptions): express.Express {
     data: () => (dashboard ? dashboard() : Promise.reject(new Error('no dashboard'))),
   });
 
-  const readBody = express.raw({ type: () => true, limit: options.maxBodyBytes });
-  // Reading bodies only where there is one saves most GETs the body parser's stream handling.
-  app.use((req, res, next) => (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined ? next() : readBody(req, res, next)));
-
-  const mount = (version: ApiVersion) => {
-    const dispatcher = new VersionDispatcher(version, options.services);
-    return async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const raw = Buffer.isBuffer(req.body) ? req.body : undefined;
-        let body: unknown;
-        try {
-          body = parseBody(raw, req.headers['content-type']);
-        } catch (error) {
-          if (error instanceof KindredError) return send(res, errorReply(error, version.renderError));
-          throw error;
-        }
-        const call: Call = {
-          method: req.method,
-          path: req.path,
-          fullPath: req.originalUrl.split('?')[0],
-          query: normaliseQuery(req.query as Record<string, unknown>),
-          headers: req.headers,
-          body,
-        };
-        send(res, await dispatcher.dispatch(call));
-      } catch (error) {
-        next(error);
-      }
-    };
-  };
-
-  const handlers = new Map<ApiVersion, ReturnType<typeof mount>>();
-  const handlerOf = (version: ApiVersion) => {
-    let handler = handlers.get(version);
-    if (!handler) {
-      handler = mount(version);
-      handlers.set(version, handler);
-    }
-    return handler;
-  };
-  if (options.versionHosts.size) {
-    app.use((req, res, next) => {
-      const version = options.versionHosts.get(req.hostname.toLowerCase());
-      if (!version) return next();
-      return handlerOf(version)(req, res, next);
-    });
-  }
-  const root = options.versions.find((v) => v.prefix === '');
-  for (const { prefix, version } of options.versions) {
-    if (prefix) app.use(prefix, handlerOf(version));
-  }
-  if (root) app.use(handlerOf(root.version));
-
-  // Errors that reach here were not the API's own: body-parser refusals (4xx) or bugs (500).
+  // Errors that reach here are bugs (500).
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const refused = bodyParserError(error);
-    if (!refused) options.logger.error({ err: error, method: req.method, url: req.originalUrl.split('?')[0] }, 'unhandled error');
-    send(res, errorReply(refused ?? error, jsonError));
+    options.logger.error({ err: error, method: req.method, url: pathOf(req.url) }, 'unhandled error');
+    send(res, errorReply(error, jsonError));
   });
   return app;
 }

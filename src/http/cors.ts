@@ -1,6 +1,6 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
 import type { CorsOrigins } from '../config';
+import { pathOf, type Middleware } from './edge';
 
 /** Paths behind the admin token: same-origin only (a bearer token is never offered to other origins). */
 const ADMIN_PATHS = /^\/(metrics|dashboard)(\/|$)/;
@@ -13,7 +13,7 @@ const EXPOSED_HEADERS = ['Link', 'Total', 'Per-Page', 'Retry-After', 'Kindred-No
  * authentication and routing (a preflight carries no key); every other answer, errors included,
  * carries Access-Control-Allow-Origin because these headers are set before the request is handled.
  */
-export function corsMiddleware(origins: CorsOrigins): RequestHandler {
+export function corsMiddleware(origins: CorsOrigins): Middleware {
   const handle = cors({
     origin: origins === '*' ? '*' : origins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
@@ -21,12 +21,12 @@ export function corsMiddleware(origins: CorsOrigins): RequestHandler {
     exposedHeaders: EXPOSED_HEADERS,
     maxAge: 600,
   });
-  if (origins !== '*') return (req, res, next) => (ADMIN_PATHS.test(req.path) ? next() : handle(req, res, next));
+  if (origins !== '*') return (req, res, next) => (ADMIN_PATHS.test(pathOf(req.url)) ? next() : handle(req, res, next));
   // Every origin: a request that is not a preflight gets the same two headers, set here without the library's
   // per-request option handling, which allocates its header lists on every request.
   const exposed = EXPOSED_HEADERS.join(',');
   return (req, res, next) => {
-    if (ADMIN_PATHS.test(req.path)) return next();
+    if (ADMIN_PATHS.test(pathOf(req.url))) return next();
     if (req.method === 'OPTIONS') return handle(req, res, next);
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Expose-Headers', exposed);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { MongoClient } from 'mongodb';
 import pino from 'pino';
-import express from 'express';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { batchRoute } from '../../src/http/batch';
 import { apiPathNotFound } from '../../src/api/common/handlers';
@@ -187,7 +187,7 @@ describe('secrets: an internal error is answered without its details', () => {
     const tenants = { tenantOf: async (k: string) => (k === 'test-key' ? 'tenant-1' : null) } as unknown as KeyResolver;
     const logger = pino({ level: 'info' }, sink);
     const services = { keys: tenants, tenants: { of: () => ({}) } as unknown as TenantApis, logger } as unknown as Services;
-    const app: express.Express = createApp({
+    const app = createApp({
       services,
       logger,
       maxBodyBytes: 1024 * 1024,
@@ -196,7 +196,7 @@ describe('secrets: an internal error is answered without its details', () => {
       isReady: () => true,
       metrics: {} as Metrics,
     });
-    const listening = app.listen(0, '127.0.0.1');
+    const listening = createServer(app).listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => listening.once('listening', () => resolve()));
     base = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
     close = () => listening.close();
