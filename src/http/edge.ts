@@ -161,7 +161,8 @@ export class ApiEdge {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const call: Call = {
-      method: req.method ?? 'GET',
+      // HEAD is GET without the body (Node leaves it out), as Express routed it.
+      method: req.method === 'HEAD' ? 'GET' : req.method ?? 'GET',
       path,
       fullPath,
       query: queryAt < 0 ? {} : normaliseQuery(parseQueryString(url.slice(queryAt + 1))),
