@@ -20,7 +20,9 @@ export interface FitOptions {
   maxTerms?: number;
   /** the SVD is fitted on at most this many documents (an even sample); vocabulary and idf use all; default 30,000 */
   maxSvdDocs?: number;
-  /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default 0.5 */
+  /** leading singular vectors left out of the projection (the first is close to the corpus's mean direction); default 0 */
+  skipComponents?: number;
+  /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default: the shape check's choice, else 0.5 */
   singularValueExponent?: number;
   powerIterations?: number;
   /** extra random directions of the randomized SVD's range finder; default 10 */
@@ -58,6 +60,14 @@ export const DENSE_ONLY_WIDE_BELOW = 4000;
  * "Term weighting of the projection").
  */
 export const LONG_TEXT_WEIGHTING: TermWeighting = 'log-entropy';
+
+/**
+ * Singular-value exponent of the projections the shape check fits (component j scaled by σⱼ^(exponent − 1)): 1,
+ * the textbook LSA vector (a text's x·V, its row of UΣ), where the size rule's models had 0.5 (σ^-0.5). Measured
+ * above it on every corpus at the same dimensions: Debian descriptions +0.009 to +0.017 (dense only), 20NG and
+ * Reuters +0.005 and +0.003 with the second stage (docs/decisions/embedding.md, "σ-weights of the projection").
+ */
+export const CHECKED_SINGULAR_VALUE_EXPONENT = 1;
 
 function denseOnlyDimensions(documents: number): number {
   return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
@@ -162,10 +172,11 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
   const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
+  const singularValueExponent = options.singularValueExponent ?? CHECKED_SINGULAR_VALUE_EXPONENT;
   const checkMs = performance.now() - started;
-  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting });
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
@@ -175,7 +186,9 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
 
 /** The model with its shape, and an id that covers how queries use it (a new shape is a new generation). */
 function withShape(model: LsaModel, shape: ModelShape): LsaModel {
-  const decision = JSON.stringify({ dim: shape.dim, weighting: shape.weighting, secondStage: shape.secondStage, candidates: shape.candidates, weights: shape.weights });
+  const decision = JSON.stringify({
+    dim: shape.dim, weighting: shape.weighting, singularValueExponent: shape.singularValueExponent, secondStage: shape.secondStage, candidates: shape.candidates, weights: shape.weights,
+  });
   const id = contentId('lsa', [model.language, model.vocabulary.arrays.chars, model.vocabulary.arrays.starts, model.idf, model.projection, decision]);
   return { ...model, id, shape };
 }
@@ -191,17 +204,18 @@ function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: s
   const dim = Math.max(1, Math.min(options.dim ?? lsaDimensions(fittedDocs), docs.length, stats.terms.length));
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
-  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
+  const skip = Math.max(0, Math.min(options.skipComponents ?? 0, Math.min(docs.length, stats.terms.length) - dim));
+  const svd = randomizedSvd(matrix, dim + skip, { powerIterations: options.powerIterations ?? 1, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
   const nTerms = stats.terms.length;
   const projection = new Float32Array(nTerms * dim);
   const singularValues = new Float32Array(dim);
-  for (let j = 0; j < svd.k; j++) {
-    const sigma = svd.singularValues[j]!;
+  for (let j = 0; j + skip < svd.k; j++) {
+    const sigma = svd.singularValues[j + skip]!;
     singularValues[j] = sigma;
     const scale = sigma > 1e-9 ? Math.pow(sigma, exponent - 1) : 0;
     // Texts are embedded from their sparse vectors: a term's row carries its dense weight over its sparse one (the
     // dense vector is normalised, so projecting sparse-weighted terms through it is the dense weighting's projection).
-    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale * (denseWeights[t]! / sparseWeights[t]!);
+    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j + skip]! * scale * (denseWeights[t]! / sparseWeights[t]!);
   }
   return {
     kind: 'lsa', id: '', dim, vocabulary: Vocabulary.build(stats.terms), idf: sparseWeights, projection, singularValues, fittedDocs,

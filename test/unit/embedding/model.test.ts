@@ -83,6 +83,25 @@ describe('embedding/lsa model', () => {
     assert.ok(texts.slice(0, 10).some((t) => dot(embedText(idf, t).vector, embedText(entropyDense, t).vector) < 0.999), 'idf and log-entropy projections differ');
   });
 
+  it('the shape check projects on the singular vectors unscaled (textbook LSA); the size rule keeps σ^-0.5 (issue 32)', () => {
+    const short = fitLsa(texts);
+    assert.equal(short.shape!.chosenBy, 'check');
+    assert.equal(short.shape!.singularValueExponent, 1);
+    assert.equal(fitLsa(texts, { dim: 8 }).shape!.singularValueExponent, undefined, 'dimensions asked for: the size rule, σ^-0.5');
+    // The same fit with σ^-0.5 asked for: the same singular vectors, column j scaled by σⱼ^-0.5, and another id.
+    const scaled = fitLsa(texts, { singularValueExponent: 0.5 });
+    assert.equal(scaled.shape!.singularValueExponent, 0.5);
+    assert.equal(scaled.dim, short.dim);
+    assert.notEqual(scaled.id, short.id);
+    for (let j = 0; j < short.dim; j++) {
+      const sigma = short.singularValues[j]!;
+      for (let t = 0; t < short.vocabulary.size; t += 7) {
+        const expected = short.projection[t * short.dim + j]! * Math.pow(sigma, -0.5);
+        assert.ok(Math.abs(scaled.projection[t * short.dim + j]! - expected) <= 1e-5 * (1 + Math.abs(expected)), `term ${t}, component ${j}`);
+      }
+    }
+  });
+
   it('places same-topic texts closer than other-topic texts', () => {
     // 3 topics: only the top 4 components carry signal here, the rest is sampling noise
     const model = fitLsa(texts, { dim: 4 });
