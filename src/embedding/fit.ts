@@ -62,12 +62,14 @@ export const DENSE_ONLY_WIDE_BELOW = 4000;
 export const LONG_TEXT_WEIGHTING: TermWeighting = 'log-entropy';
 
 /**
- * Singular-value exponent of the projections the shape check fits (component j scaled by σⱼ^(exponent − 1)): 1,
- * the textbook LSA vector (a text's x·V, its row of UΣ), where the size rule's models had 0.5 (σ^-0.5). Measured
- * above it on every corpus at the same dimensions: Debian descriptions +0.009 to +0.017 (dense only), 20NG and
- * Reuters +0.005 and +0.003 with the second stage (docs/decisions/embedding.md, "σ-weights of the projection").
+ * Singular-value exponent of short texts' projections (median below LONG_TEXT_TERMS; component j scaled by
+ * σⱼ^(exponent − 1)): 1, the textbook LSA vector (a text's x·V, its row of UΣ). Measured above the σ^-0.5 of
+ * before on every Debian description set, +0.006 to +0.016 at the same dimensions; on long texts with the second
+ * stage it was mixed (20NG through HTTP −0.001, Reuters in process +0.003), so they keep 0.5
+ * (docs/decisions/embedding.md, "σ-weights of the projection").
  */
-export const CHECKED_SINGULAR_VALUE_EXPONENT = 1;
+export const SHORT_TEXT_SINGULAR_VALUE_EXPONENT = 1;
+export const LONG_TEXT_SINGULAR_VALUE_EXPONENT = 0.5;
 
 function denseOnlyDimensions(documents: number): number {
   return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
@@ -169,10 +171,11 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const lengths = Float64Array.from(analysed, (a) => a.terms.length).sort();
   const at = (q: number): number => lengths[Math.min(lengths.length - 1, Math.floor(q * lengths.length))] ?? 0;
   const medianTerms = at(0.5);
-  const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
+  const shortTexts = medianTerms < LONG_TEXT_TERMS;
+  const secondStage = fittedDocs >= RERANK_MIN_DOCS && !shortTexts;
   const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
-  const singularValueExponent = options.singularValueExponent ?? CHECKED_SINGULAR_VALUE_EXPONENT;
+  const singularValueExponent = options.singularValueExponent ?? (shortTexts ? SHORT_TEXT_SINGULAR_VALUE_EXPONENT : LONG_TEXT_SINGULAR_VALUE_EXPONENT);
   const checkMs = performance.now() - started;
   const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent });
   return withShape(fitted, {

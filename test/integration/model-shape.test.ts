@@ -73,13 +73,14 @@ describe('model shape chosen per key (issue 32)', function () {
     assert.equal(long.model!.shape.secondStage, true);
     assert.equal(long.model!.shape.weighting, 'log-entropy', 'long texts: the projection fitted on log-entropy weights');
     assert.equal(short.model!.shape.weighting, 'sublinear-tfidf');
-    for (const e of [long, short]) assert.equal(e.model!.shape.singularValueExponent, 1, 'textbook LSA: σ unscaled');
+    assert.equal(long.model!.shape.singularValueExponent, 0.5, 'long texts: σ^-0.5, as the second stage was tuned');
+    assert.equal(short.model!.shape.singularValueExponent, 1, 'short texts: textbook LSA, σ unscaled');
     assert.ok(short.model!.shape.check!.medianTerms < short.model!.shape.check!.longTextTerms, JSON.stringify(short.model));
     assert.equal(short.model!.shape.secondStage, false);
 
     // `kindred eval` reads the same figures from /healthz and prints the choice.
     const evalLines = await Promise.all(['long-key', 'short-key'].map(async (key) => describeContentModel(await contentModelOf(new KindredClient(server.url, key), key))));
-    assert.match(evalLines[0]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates\), projection log-entropy σ\^0; chosen by the key's documents: median \d+ terms/);
+    assert.match(evalLines[0]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates\), projection log-entropy σ\^-0\.5; chosen by the key's documents: median \d+ terms/);
     assert.match(evalLines[1]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0; chosen by the key's documents: median \d+ terms/);
 
     // Both find the document itself among the first three, whichever shape they run.

@@ -83,13 +83,17 @@ describe('embedding/lsa model', () => {
     assert.ok(texts.slice(0, 10).some((t) => dot(embedText(idf, t).vector, embedText(entropyDense, t).vector) < 0.999), 'idf and log-entropy projections differ');
   });
 
-  it('the shape check projects on the singular vectors unscaled (textbook LSA); the size rule keeps σ^-0.5 (issue 32)', () => {
-    const short = fitLsa(texts);
-    assert.equal(short.shape!.chosenBy, 'check');
+  it('short texts: the shape check projects on the singular vectors unscaled (textbook LSA), longer texts by σ^-0.5 (issue 32)', () => {
+    const shortTexts = texts.map((t) => t.split(/\s+/).slice(0, 12).join(' '));
+    const short = fitLsa(shortTexts);
+    const long = fitLsa(texts.map((t) => `${t} ${t} ${t} ${t} ${t}`));
+    assert.ok(short.shape!.check!.medianTerms < short.shape!.check!.longTextTerms, JSON.stringify(short.shape));
+    assert.ok(long.shape!.check!.medianTerms >= long.shape!.check!.longTextTerms, JSON.stringify(long.shape));
     assert.equal(short.shape!.singularValueExponent, 1);
-    assert.equal(fitLsa(texts, { dim: 8 }).shape!.singularValueExponent, undefined, 'dimensions asked for: the size rule, σ^-0.5');
+    assert.equal(long.shape!.singularValueExponent, 0.5);
+    assert.equal(fitLsa(shortTexts, { dim: 8 }).shape!.singularValueExponent, undefined, 'dimensions asked for: the size rule, σ^-0.5');
     // The same fit with σ^-0.5 asked for: the same singular vectors, column j scaled by σⱼ^-0.5, and another id.
-    const scaled = fitLsa(texts, { singularValueExponent: 0.5 });
+    const scaled = fitLsa(shortTexts, { singularValueExponent: 0.5 });
     assert.equal(scaled.shape!.singularValueExponent, 0.5);
     assert.equal(scaled.dim, short.dim);
     assert.notEqual(scaled.id, short.id);
