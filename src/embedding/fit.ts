@@ -20,8 +20,6 @@ export interface FitOptions {
   maxTerms?: number;
   /** the SVD is fitted on at most this many documents (an even sample); vocabulary and idf use all; default 30,000 */
   maxSvdDocs?: number;
-  /** leading singular vectors left out of the projection (the first is close to the corpus's mean direction); default 0 */
-  skipComponents?: number;
   /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default: the shape check's choice, else 0.5 */
   singularValueExponent?: number;
   powerIterations?: number;
@@ -207,18 +205,17 @@ function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: s
   const dim = Math.max(1, Math.min(options.dim ?? lsaDimensions(fittedDocs), docs.length, stats.terms.length));
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
-  const skip = Math.max(0, Math.min(options.skipComponents ?? 0, Math.min(docs.length, stats.terms.length) - dim));
-  const svd = randomizedSvd(matrix, dim + skip, { powerIterations: options.powerIterations ?? 1, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
+  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
   const nTerms = stats.terms.length;
   const projection = new Float32Array(nTerms * dim);
   const singularValues = new Float32Array(dim);
-  for (let j = 0; j + skip < svd.k; j++) {
-    const sigma = svd.singularValues[j + skip]!;
+  for (let j = 0; j < svd.k; j++) {
+    const sigma = svd.singularValues[j]!;
     singularValues[j] = sigma;
     const scale = sigma > 1e-9 ? Math.pow(sigma, exponent - 1) : 0;
     // Texts are embedded from their sparse vectors: a term's row carries its dense weight over its sparse one (the
     // dense vector is normalised, so projecting sparse-weighted terms through it is the dense weighting's projection).
-    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j + skip]! * scale * (denseWeights[t]! / sparseWeights[t]!);
+    for (let t = 0; t < nTerms; t++) projection[t * dim + j] = svd.rightVectors[t * svd.k + j]! * scale * (denseWeights[t]! / sparseWeights[t]!);
   }
   return {
     kind: 'lsa', id: '', dim, vocabulary: Vocabulary.build(stats.terms), idf: sparseWeights, projection, singularValues, fittedDocs,
