@@ -196,7 +196,7 @@ interface KeyModel {
   kind: string;
   dim: number;
   fittedDocs: number;
-  shape?: { chosenBy?: string; secondStage?: boolean; [name: string]: unknown };
+  shape?: { chosenBy?: string; secondStage?: boolean; singularValueExponent?: number; [name: string]: unknown };
 }
 
 /** The key's entry in /healthz (listed by tenant id: the first 32 hex digits of the key's SHA-256). */
@@ -282,7 +282,7 @@ function describeShape(model: KeyModel | undefined): string {
   if (!model) return '?';
   const s = model.shape;
   if (!s) return `${model.kind} d${model.dim}`;
-  return `${model.kind} d${model.dim}, ${s.secondStage ? `second stage (${String(s.candidates)} candidates)` : 'dense only'}, by ${s.chosenBy ?? '?'}`;
+  return `${model.kind} d${model.dim}, ${s.secondStage ? `second stage (${String(s.candidates)} candidates)` : 'dense only'}, σ^${(s.singularValueExponent ?? 0.5) - 1}, by ${s.chosenBy ?? '?'}`;
 }
 
 async function main(): Promise<void> {

@@ -287,7 +287,7 @@ function withBigrams(cap: number, weight: number): (e: Embedded) => { train: Spa
 }
 
 /** Models fitted otherwise (the second stage with the default weights). */
-const MODEL_VARIANTS: Record<string, FitOptions> = {
+const MODEL_VARIANTS: Record<string, FitOptions & { center?: boolean }> = {
   'd128': { dim: 128 },
   'σ-weight σ^0 (plain projection)': { singularValueExponent: 1 },
   'log-entropy weighting': { weighting: 'log-entropy', sparseWeighting: 'log-entropy' },
@@ -296,7 +296,40 @@ const MODEL_VARIANTS: Record<string, FitOptions> = {
   'log-entropy, SVD 4 power iterations, oversample 40': { weighting: 'log-entropy', sparseWeighting: 'log-entropy', powerIterations: 4, oversample: 40 },
   'idf for the projection (before issue 32\'s third session)': { weighting: 'sublinear-tfidf' },
   'SVD 4 power iterations, oversample 40': { weighting: 'sublinear-tfidf', powerIterations: 4, oversample: 40 },
+  // issue 32, fourth session: the shape check's own choice (log-entropy projection for long texts, idf for short), SVD settled further
+  'shape check, 2 power iterations': { powerIterations: 2 },
+  'shape check, 4 power iterations': { powerIterations: 4 },
+  'shape check, 4 power iterations, oversample 40': { powerIterations: 4, oversample: 40 },
+  'shape check, 8 power iterations, oversample 20': { powerIterations: 8, oversample: 20 },
+  'shape check, σ-weight σ^0': { singularValueExponent: 1 },
+  'shape check, σ-weight σ^-1': { singularValueExponent: 0 },
+  'shape check, σ-weight σ^+0.5': { singularValueExponent: 1.5 },
+  'σ-weight σ^0, d64': { singularValueExponent: 1, dim: 64 },
+  'σ-weight σ^0, d128': { singularValueExponent: 1, dim: 128 },
+  'shape check, dense vectors centred on the train mean': { center: true },
 };
+
+/** The dense rows and queries less the train rows' mean, renormalised (a prototype: the model does not store a mean). */
+function centred(e: Embedded): Embedded {
+  const dim = e.model.dim;
+  const rows = e.train.vectors.length / dim;
+  const mean = new Float64Array(dim);
+  for (let r = 0; r < rows; r++) for (let j = 0; j < dim; j++) mean[j]! += e.train.vectors[r * dim + j]! / rows;
+  const shift = (vectors: Float32Array): Float32Array => {
+    const out = new Float32Array(vectors.length);
+    for (let o = 0; o < vectors.length; o += dim) {
+      let norm = 0;
+      for (let j = 0; j < dim; j++) norm += vectors[o + j]! * vectors[o + j]!;
+      if (norm === 0) continue;
+      let n2 = 0;
+      for (let j = 0; j < dim; j++) n2 += (out[o + j] = vectors[o + j]! - mean[j]!) ** 2;
+      const inv = n2 > 0 ? 1 / Math.sqrt(n2) : 0;
+      for (let j = 0; j < dim; j++) out[o + j]! *= inv;
+    }
+    return out;
+  };
+  return { ...e, train: { ...e.train, vectors: shift(e.train.vectors) }, test: { ...e.test, vectors: shift(e.test.vectors) } };
+}
 
 const VARIANT_BLENDS: Record<string, Blend> = {
   'prototype of the service': SERVICE,
@@ -404,13 +437,17 @@ async function main(): Promise<void> {
     if (VARIANTS) {
       for (const [name, b] of Object.entries(VARIANT_BLENDS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
       for (const [name, reorder] of Object.entries(VARIANT_REORDERS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, reorder);
-      for (const [name, options] of Object.entries(MODEL_VARIANTS)) {
+      for (const [name, { center, ...options }] of Object.entries(MODEL_VARIANTS)) {
         if (!ONLY.test(name)) continue;
-        const e = embed(split, options);
+        const fitted = embed(split, options);
+        const e = center ? centred(fitted) : fitted;
         const c = candidatesOf(e, Math.max(...VARIANT_CANDIDATES));
         report(`${name}: dense only`, 10, denseOnly, e, c);
-        console.log(row([`${name}: shape`, `d${e.model.dim}`, e.model.shape?.secondStage ? 'second stage' : 'dense only', '', '']));
+        console.log(row([`${name}: shape`, `d${e.model.dim}`, e.model.shape?.secondStage ? 'second stage' : 'dense only', `fit ${e.model.shape?.check?.fitMs ?? '?'} ms`, '']));
+        // BENCH_DENSE_ONLY_KEYS=1: no second stage for models the check made dense only; =all: for none
+        if (process.env.BENCH_DENSE_ONLY_KEYS === 'all' || (!e.model.shape?.secondStage && process.env.BENCH_DENSE_ONLY_KEYS === '1')) continue;
         for (const n of VARIANT_CANDIDATES) report(`${name}: second stage`, n, secondStage(), e, c);
+        if (process.env.BENCH_MODEL_REORDERS === '0') continue;
         for (const n of VARIANT_CANDIDATES) report(`${name}: LSA only, μ 2`, n, blended(VARIANT_BLENDS['LSA only, μ 2']!), e, c);
         for (const n of VARIANT_CANDIDATES) report(`${name}: alpha-QE (k 20, α 3), μ 2`, n, alphaQueryExpansion(20, 3, 2), e, c);
       }

@@ -20,7 +20,7 @@ export interface FitOptions {
   maxTerms?: number;
   /** the SVD is fitted on at most this many documents (an even sample); vocabulary and idf use all; default 30,000 */
   maxSvdDocs?: number;
-  /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default 0.5 */
+  /** singular vector j is scaled by σ_j^(exponent-1); 1 = plain projection; default: the shape check's choice, else 0.5 */
   singularValueExponent?: number;
   powerIterations?: number;
   /** extra random directions of the randomized SVD's range finder; default 10 */
@@ -58,6 +58,16 @@ export const DENSE_ONLY_WIDE_BELOW = 4000;
  * "Term weighting of the projection").
  */
 export const LONG_TEXT_WEIGHTING: TermWeighting = 'log-entropy';
+
+/**
+ * Singular-value exponent of short texts' projections (median below LONG_TEXT_TERMS; component j scaled by
+ * σⱼ^(exponent − 1)): 1, the textbook LSA vector (a text's x·V, its row of UΣ). Measured above the σ^-0.5 of
+ * before on every Debian description set, +0.006 to +0.016 at the same dimensions; on long texts with the second
+ * stage it was mixed (20NG through HTTP −0.001, Reuters in process +0.003), so they keep 0.5
+ * (docs/decisions/embedding.md, "σ-weights of the projection").
+ */
+export const SHORT_TEXT_SINGULAR_VALUE_EXPONENT = 1;
+export const LONG_TEXT_SINGULAR_VALUE_EXPONENT = 0.5;
 
 function denseOnlyDimensions(documents: number): number {
   return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
@@ -159,13 +169,15 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const lengths = Float64Array.from(analysed, (a) => a.terms.length).sort();
   const at = (q: number): number => lengths[Math.min(lengths.length - 1, Math.floor(q * lengths.length))] ?? 0;
   const medianTerms = at(0.5);
-  const secondStage = fittedDocs >= RERANK_MIN_DOCS && medianTerms >= LONG_TEXT_TERMS;
+  const shortTexts = medianTerms < LONG_TEXT_TERMS;
+  const secondStage = fittedDocs >= RERANK_MIN_DOCS && !shortTexts;
   const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
+  const singularValueExponent = options.singularValueExponent ?? (shortTexts ? SHORT_TEXT_SINGULAR_VALUE_EXPONENT : LONG_TEXT_SINGULAR_VALUE_EXPONENT);
   const checkMs = performance.now() - started;
-  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting });
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
@@ -175,7 +187,9 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
 
 /** The model with its shape, and an id that covers how queries use it (a new shape is a new generation). */
 function withShape(model: LsaModel, shape: ModelShape): LsaModel {
-  const decision = JSON.stringify({ dim: shape.dim, weighting: shape.weighting, secondStage: shape.secondStage, candidates: shape.candidates, weights: shape.weights });
+  const decision = JSON.stringify({
+    dim: shape.dim, weighting: shape.weighting, singularValueExponent: shape.singularValueExponent, secondStage: shape.secondStage, candidates: shape.candidates, weights: shape.weights,
+  });
   const id = contentId('lsa', [model.language, model.vocabulary.arrays.chars, model.vocabulary.arrays.starts, model.idf, model.projection, decision]);
   return { ...model, id, shape };
 }

@@ -73,6 +73,11 @@ export interface ModelShape {
   readonly dim: number;
   /** the projection's term weighting (the second stage's terms are sublinear TF-IDF) */
   readonly weighting: TermWeighting;
+  /**
+   * component j of the projection is scaled by σⱼ^(exponent − 1): 1 is textbook LSA (a text's x·V, its row of UΣ;
+   * the shape check's choice for short texts), 0.5 is σ^-0.5 (longer texts); absent (models from before): 0.5
+   */
+  readonly singularValueExponent?: number;
   readonly secondStage: boolean;
   readonly candidates: number;
   readonly weights: SecondStageWeights;

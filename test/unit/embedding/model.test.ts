@@ -83,6 +83,29 @@ describe('embedding/lsa model', () => {
     assert.ok(texts.slice(0, 10).some((t) => dot(embedText(idf, t).vector, embedText(entropyDense, t).vector) < 0.999), 'idf and log-entropy projections differ');
   });
 
+  it('short texts: the shape check projects on the singular vectors unscaled (textbook LSA), longer texts by σ^-0.5 (issue 32)', () => {
+    const shortTexts = texts.map((t) => t.split(/\s+/).slice(0, 12).join(' '));
+    const short = fitLsa(shortTexts);
+    const long = fitLsa(texts.map((t) => `${t} ${t} ${t} ${t} ${t}`));
+    assert.ok(short.shape!.check!.medianTerms < short.shape!.check!.longTextTerms, JSON.stringify(short.shape));
+    assert.ok(long.shape!.check!.medianTerms >= long.shape!.check!.longTextTerms, JSON.stringify(long.shape));
+    assert.equal(short.shape!.singularValueExponent, 1);
+    assert.equal(long.shape!.singularValueExponent, 0.5);
+    assert.equal(fitLsa(shortTexts, { dim: 8 }).shape!.singularValueExponent, undefined, 'dimensions asked for: the size rule, σ^-0.5');
+    // The same fit with σ^-0.5 asked for: the same singular vectors, column j scaled by σⱼ^-0.5, and another id.
+    const scaled = fitLsa(shortTexts, { singularValueExponent: 0.5 });
+    assert.equal(scaled.shape!.singularValueExponent, 0.5);
+    assert.equal(scaled.dim, short.dim);
+    assert.notEqual(scaled.id, short.id);
+    for (let j = 0; j < short.dim; j++) {
+      const sigma = short.singularValues[j]!;
+      for (let t = 0; t < short.vocabulary.size; t += 7) {
+        const expected = short.projection[t * short.dim + j]! * Math.pow(sigma, -0.5);
+        assert.ok(Math.abs(scaled.projection[t * short.dim + j]! - expected) <= 1e-5 * (1 + Math.abs(expected)), `term ${t}, component ${j}`);
+      }
+    }
+  });
+
   it('places same-topic texts closer than other-topic texts', () => {
     // 3 topics: only the top 4 components carry signal here, the rest is sampling noise
     const model = fitLsa(texts, { dim: 4 });
