@@ -1,4 +1,5 @@
 import { ARTICLE_WORDS, nameTokens, namesFurnitureFor, tokenParts } from './furniture-names';
+import type { LineOrigin } from './origins';
 
 /**
  * Page furniture named by its container (issue 30): an author box, a related-articles list, a comment
@@ -33,6 +34,18 @@ export interface ContainedBlock {
   paragraphs: string[];
   /** From `furnitureContainers`, read before clean-up and Readability move the nodes. */
   furnitureContainers: Element[];
+}
+
+/**
+ * The page's paragraphs that no page block holds (text straight in <div>s, without <p>), each with the furniture
+ * containers around its holder, so the container rule sees them too. Read before clean-up, like the blocks.
+ */
+export function looseParagraphs(origins: ReadonlyMap<string, LineOrigin>, blocks: readonly ContainedBlock[]): ContainedBlock[] {
+  const held = new Set(blocks.flatMap((block) => block.paragraphs));
+  const memo = new Map<Element, boolean>();
+  const loose: ContainedBlock[] = [];
+  for (const [text, origin] of origins) if (!held.has(text)) loose.push({ paragraphs: [text], furnitureContainers: furnitureContainers(origin.holder, memo) });
+  return loose;
 }
 
 /** A furniture container holding less than this share of the body's (attributed) text is not the article. */
