@@ -6,8 +6,7 @@ import type { LineOrigin } from './origins';
  * read before clean-up). Dropped, by structure and the line's own form, in any language:
  * - after the last line inside that container and after the body's last long paragraph, a line outside it that
  *   does not end like a sentence (a related headline, a "Contact:" label, a copyright row, a sign-up prompt);
- * - among the last three lines, a line that is all link text (a teaser linked to another article);
- * - outside that container, a phrase of four words or fewer straight in a <div> or <section> (a widget's label).
+ * - among the last three lines, a line that is all link text (a teaser linked to another article).
  * Lines no page element holds (Readability or JSON-LD text) are kept and do not count.
  */
 
@@ -16,7 +15,6 @@ const LONG_PARAGRAPH = 150;
 const SENTENCE_END = /[.!?…"“”»)]$/u;
 const ALL_LINKS = 0.9;
 const LAST_LINES = 3;
-const FEW_WORDS = 4;
 
 /** The deepest element holding at least half of the located lines' text, and its depth in the ancestor chains. */
 function articleContainer(lines: readonly string[], origins: readonly (LineOrigin | undefined)[]): { element: Element; depth: number } | null {
@@ -54,8 +52,6 @@ export function dropStrayLines(lines: string[], origins: ReadonlyMap<string, Lin
     if (!origin) return true;
     const outside = !inside[i];
     if (outside && i > lastInside && i > lastLong && !SENTENCE_END.test(line)) return false;
-    if (i >= lines.length - LAST_LINES && origin.linkLength / line.length > ALL_LINKS) return false;
-    const tag = origin.holder.tagName;
-    return !(outside && (tag === 'DIV' || tag === 'SECTION') && line.split(/\s+/).length <= FEW_WORDS);
+    return !(i >= lines.length - LAST_LINES && origin.linkLength / line.length > ALL_LINKS);
   });
 }
