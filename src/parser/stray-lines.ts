@@ -6,7 +6,9 @@ import type { LineOrigin } from './origins';
  * read before clean-up). Dropped, by structure and the line's own form, in any language:
  * - after the last line inside that container and after the body's last long paragraph, a line outside it that
  *   does not end like a sentence (a related headline, a "Contact:" label, a copyright row, a sign-up prompt);
- * - among the last three lines, a line that is all link text (a teaser linked to another article).
+ *   only in a body that has a long paragraph (a short page's headings are its text);
+ * - among the last three lines, a line that is all link text (a teaser linked to another article), when a line
+ *   before it is not (a page of links is its text).
  * Lines no page element holds (Readability or JSON-LD text) are kept and do not count.
  */
 
@@ -47,11 +49,11 @@ export function dropStrayLines(lines: string[], origins: ReadonlyMap<string, Lin
   lines.forEach((line, i) => {
     if (line.length >= LONG_PARAGRAPH) lastLong = i;
   });
+  const allLinks = (i: number): boolean => !!located[i] && (located[i]?.linkLength ?? 0) / lines[i].length > ALL_LINKS;
+  const firstText = lines.findIndex((_line, i) => !allLinks(i));
   return lines.filter((line, i) => {
-    const origin = located[i];
-    if (!origin) return true;
-    const outside = !inside[i];
-    if (outside && i > lastInside && i > lastLong && !SENTENCE_END.test(line)) return false;
-    return !(i >= lines.length - LAST_LINES && origin.linkLength / line.length > ALL_LINKS);
+    if (!located[i]) return true;
+    if (!inside[i] && lastLong >= 0 && i > lastInside && i > lastLong && !SENTENCE_END.test(line)) return false;
+    return !(i >= lines.length - LAST_LINES && allLinks(i) && firstText >= 0 && i > firstText);
   });
 }
