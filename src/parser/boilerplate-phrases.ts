@@ -1,15 +1,30 @@
 import { languageOf } from '../text';
 
 /**
- * What a page says to its reader rather than about its subject, per language (ISO 639-3, as `src/text`
- * detects it): ad labels, comment-form and rating prompts, "load more", "share this article?", "was this
- * helpful?", embed-consent buttons, a blog's "posted in … bookmark the permalink" footer. A short line of the
- * chosen body is dropped when it matches the phrases of the body's language or English (site furniture is
- * often English on pages in other languages). Generic phrases only: no site's wording.
+ * The one table of boilerplate phrases (issue 30), per language (ISO 639-3, as `src/text` detects it), in four kinds:
+ * - `prompts`: a whole short line that speaks to the reader rather than about the subject: ad labels, share and
+ *   comment prompts, "load more", "was this helpful?", embed-consent buttons, newsletter and app prompts, a blog's
+ *   "posted in … bookmark the permalink" footer. Tested in the body's language and English (site furniture is often
+ *   English on pages in other languages), on lines (`dropReaderPrompts`) and on small elements of Readability's article
+ *   (English only there, `cleanup.ts`).
+ * - `readAlso`: a label that leads to another article ("Lesen Sie auch:", "Czytaj też:"), followed by ":", "?" or an arrow.
+ * - `listHeadings`: a short heading that opens a list of other articles ("Related posts", "Ähnliche Beiträge").
+ * - `creditLabels`: the label of a picture's caption or credit ("Foto:", "Quelle:", "Źródło:").
+ * The last three are tested in every language: a label followed by its punctuation, or a heading alone on its line, is
+ * unambiguous. Generic phrases only: no site's wording.
  */
-const PHRASES: Readonly<Record<string, RegExp>> = {
-  eng: new RegExp(
-    [
+interface Phrases {
+  prompts?: string[];
+  readAlso?: string[];
+  listHeadings?: string[];
+  creditLabels?: string[];
+}
+
+const PHRASES: Readonly<Record<string, Phrases>> = {
+  eng: {
+    prompts: [
+      // a whole element or line that is only this
+      '^(?:advertisement|advertising|ad|sponsored(?: content)?|story continues below(?: advertisement)?|continue reading(?: below| the main story)?|share(?: this)?(?: article| story| post| page)?(?: on [\\w ]+)?|share via|(?:follow|like) us on [\\w ,&]+|sign up for [\\w ’\'-]*newsletters?[\\w .]*|subscribe(?: now| today| to [\\w ’\'-]+)?|related(?: articles| stories| content| links| coverage)?|read more|see also|click here[\\w ,.]*|image copyright[\\w ,.]*|image caption|media caption|getty images|\\d+ comments?|comments?|loading(?:\\.\\.\\.|…)?|skip to (?:main )?content|back to top|print this (?:article|page)|email this (?:article|page)|tweet|whatsapp|facebook|twitter|linkedin|pinterest)$',
       '^this entry was posted in\\b',
       '\\bbookmark the permalink\\b',
       '^(?:leave|post|write|add) (?:a|your) (?:comment|reply)\\b',
@@ -25,11 +40,13 @@ const PHRASES: Readonly<Record<string, RegExp>> = {
       '\\bdownload (?:the|our) [\\w ]{0,30}apps?\\b|\\bwith the [\\w ]{0,30} app$',
       '^follow (?:us|[\\w ]{1,30}) on (?:twitter|facebook|instagram|linkedin)\\b',
       '\\balready a subscriber\\b|^first-time subscribers\\b',
-    ].join('|'),
-    'iu',
-  ),
-  deu: new RegExp(
-    [
+    ],
+    readAlso: ['read (?:more|also|next)', 'see also', 'related'],
+    listHeadings: ['related(?: posts| articles| stories| content)?', 'you (?:may|might) also like', 'more (?:stories|articles|from [\\w ]+)', 'read (?:also|more)', 'see also', 'recommended(?: for you)?'],
+    creditLabels: ['photo', 'photos', 'photograph', 'image', 'source', 'credit'],
+  },
+  deu: {
+    prompts: [
       '^-?\\s*(?:anzeige|werbung)\\s*-?$',
       '\\bkommentare? (?:zu )?(?:schreiben|verfassen|hinzufügen|anzeigen|geschlossen)\\b',
       '\\bnewsletter (?:abonnieren|bestellen|anmelden)\\b|^jetzt (?:anmelden|abonnieren|registrieren)\\b',
@@ -50,37 +67,75 @@ const PHRASES: Readonly<Record<string, RegExp>> = {
       '\\bum (?:den|die) inhalte? (?:von [^ ]+ )?zu laden\\b',
       '^\\(?noch keine bewertungen?\\)?$',
       '^aufrufe:\\s*\\d',
-    ].join('|'),
-    'iu',
-  ),
-  fra: new RegExp(
-    ['^pour lire la suite\\b', '^(?:laisser|laissez|ajouter) un commentaire\\b', '^partager(?: cet article| sur)?$', '^publicité$'].join('|'),
-    'iu',
-  ),
-  spa: new RegExp(
-    ['^(?:deja|dejar|añadir) (?:un|tu) comentario\\b', '^compartir(?: en)?$', '^publicidad$', '\\bnuestro canal de (?:youtube|telegram|whatsapp)\\b|\\btenemos canal de\\b', '^hazte (?:miembro|socio)\\b'].join('|'),
-    'iu',
-  ),
-  ita: new RegExp(['^lascia un commento\\b', '^condividi$', '^pubblicità$'].join('|'), 'iu'),
-  pol: new RegExp(['^dodaj komentarz\\b', '^udostępnij$', '^reklama$', '^(?:drukuj|powrót)$'].join('|'), 'iu'),
-  nld: new RegExp(['^(?:laat|plaats) een (?:reactie|opmerking)\\b', '^delen$', '^advertentie$'].join('|'), 'iu'),
+    ],
+    readAlso: ['lesen sie (?:auch|hier|mehr)', 'mehr (?:dazu|zum thema)', 'auch interessant', 'schon gelesen'],
+    listHeadings: [
+      'ähnliche (?:beiträge|artikel)',
+      'weitere (?:beiträge|artikel|themen|nachrichten)',
+      '(?:das|dies) könnte (?:dich|sie) auch interessieren',
+      'auch interessant',
+      'mehr zum thema',
+      'lesen sie auch',
+      'zum weiterlesen',
+      'verwandte (?:beiträge|artikel)',
+    ],
+    creditLabels: ['foto', 'fotos', 'bild', 'bilder', 'abbildung', 'abb\\.', 'beitragsbild', 'titelbild', 'quelle', 'vergrößern'],
+  },
+  fra: {
+    prompts: ['^pour lire la suite\\b', '^(?:laisser|laissez|ajouter) un commentaire\\b', '^partager(?: cet article| sur)?$', '^publicité$'],
+    readAlso: ['lire aussi', 'à lire aussi', 'voir aussi'],
+    listHeadings: ['articles? (?:similaires|liés)', 'à lire aussi'],
+    creditLabels: ['crédits? photos?'],
+  },
+  spa: {
+    prompts: ['^(?:deja|dejar|añadir) (?:un|tu) comentario\\b', '^compartir(?: en)?$', '^publicidad$', '\\bnuestro canal de (?:youtube|telegram|whatsapp)\\b|\\btenemos canal de\\b', '^hazte (?:miembro|socio)\\b'],
+    readAlso: ['lea (?:más|también)', 'lea', 'lee (?:más|también)', 'puedes ver', 'le puede interesar', 'te puede interesar'],
+    listHeadings: ['artículos relacionados'],
+  },
+  por: { readAlso: ['veja (?:também|mais)', 'leia (?:também|mais)'] },
+  ita: { prompts: ['^lascia un commento\\b', '^condividi$', '^pubblicità$'], readAlso: ['leggi anche'] },
+  pol: {
+    prompts: ['^dodaj komentarz\\b', '^udostępnij$', '^reklama$', '^(?:drukuj|powrót)$'],
+    readAlso: ['czytaj (?:też|także|również)', 'zobacz (?:też|także|również)', 'dowiedz się więcej'],
+    listHeadings: ['czytaj (?:też|także)', 'zobacz (?:też|także)'],
+    creditLabels: ['źródło'],
+  },
+  nld: { prompts: ['^(?:laat|plaats) een (?:reactie|opmerking)\\b', '^delen$', '^advertentie$'] },
+  fin: { creditLabels: ['kuva'] },
 };
 
 /** Longer lines are the article's own sentences, whatever they say. */
-const SHORT = 120;
+export const SHORT_LINE = 120;
 
-/** The phrase test for a body in `language` (its own phrases and English). */
+const anyOf = (patterns: string[]): string => patterns.join('|');
+const everyLanguage = (kind: 'readAlso' | 'listHeadings' | 'creditLabels'): string =>
+  anyOf(Object.values(PHRASES).flatMap((phrases) => phrases[kind] ?? []));
+const PROMPTS = new Map(Object.entries(PHRASES).flatMap(([language, phrases]) => (phrases.prompts ? [[language, new RegExp(anyOf(phrases.prompts), 'iu')] as const] : [])));
+
+/** Leading and trailing marks around a prompt ("» Teilen", "Share this article:", "- Werbung -"). */
+const EDGE_MARKS = /^[\s|·•»›-]+|[\s.:!…|·•»›→-]+$/gu;
+
+/** The prompt test for a text in `language` (its own prompts and English). */
 export function readerPromptTest(language: string): (line: string) => boolean {
-  const tests = [PHRASES.eng, ...(language !== 'eng' && PHRASES[language] ? [PHRASES[language]] : [])];
+  const tests = [PROMPTS.get('eng'), ...(language !== 'eng' ? [PROMPTS.get(language)] : [])].filter((test): test is RegExp => test !== undefined);
   return (line) => {
-    if (line.length >= SHORT) return false;
-    const text = line.replace(/^[\s|·•»›-]+|[\s.:!…|·•»›-]+$/gu, '');
+    if (line.length >= SHORT_LINE) return false;
+    const text = line.replace(EDGE_MARKS, '');
     return tests.some((test) => test.test(text));
   };
 }
 
-/** Drops the short lines that address the reader (`PHRASES`) in the language of the lines themselves. */
+/** Drops the short lines that address the reader, in the language of the lines themselves. */
 export function dropReaderPrompts(lines: string[]): string[] {
   const isPrompt = readerPromptTest(languageOf(lines.join('\n')));
   return lines.filter((line) => !isPrompt(line));
 }
+
+/** "Lesen Sie auch: …", "Czytaj też » …": a link to another article behind its label (no \\b: it is ASCII-only). */
+export const READ_ALSO = new RegExp(`^(?:${everyLanguage('readAlso')})\\s*[:?»›→]`, 'iu');
+
+/** A short heading alone on its line that opens a list of other articles. */
+export const LIST_HEADING = new RegExp(`^(?:${everyLanguage('listHeadings')})\\s*:?$`, 'iu');
+
+/** The label of a caption or credit: "Foto: …", "Abbildung 4: …", "Crédits photos : …". */
+export const CREDIT_LABEL = new RegExp(`^(?:${everyLanguage('creditLabels')})(?![\\p{L}\\d])(?:\\s+\\d+)?\\s*[:–]\\s`, 'iu');

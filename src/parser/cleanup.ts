@@ -1,3 +1,5 @@
+import { LIST_HEADING, readerPromptTest } from './boilerplate-phrases';
+import { nameTokens, namesArticle, namesFurnitureFor, tokenParts } from './furniture-names';
 import { normaliseSpace } from './text';
 
 /**
@@ -8,9 +10,6 @@ import { normaliseSpace } from './text';
  * ("Advertisement", "Share this article", "Read more: …") from the extracted content.
  */
 
-const NOISE_NAMES =
-  /(?:^|[\s_-])(?:cookie|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|paywall|share|sharing|social|comments?|disqus|respond|reply|advert|advertisement|ads?|adslot|ad-slot|dfp|sponsor|sponsored|promo|outbrain|taboola|related|recommended|recirc|more-stories|read-more|popular|trending|breadcrumbs?|skip-link|print-only|visually-hidden|sr-only|caption|credits?|copyright|byline|meta|postmeta|entry-meta|post-meta|tags?|tagcloud|teaser|sidebar|pagination|pager|rating|toolbar|author-box|authorbox|about-author|bio|newsletter-box|login|search|modal|overlay|banner|masthead|topbar|menu)(?:$|[\s_-])/i;
-const KEEP_NAMES = /(?:^|[\s_-])(?:article|post|entry|story|main|content|body|text)(?:$|[\s_-])/i;
 const NOISE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 
 function textLength(element: Element): number {
@@ -33,9 +32,9 @@ function isNoiseContainer(element: Element): boolean {
   const tag = element.tagName.toLowerCase();
   if (tag === 'body' || tag === 'html' || tag === 'main' || tag === 'article') return false;
   const role = (element.getAttribute('role') ?? '').toLowerCase();
-  const names = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`;
+  const parts = nameTokens(element).map(tokenParts);
   const byRole = NOISE_ROLES.has(role);
-  const byName = NOISE_NAMES.test(names) && !KEEP_NAMES.test(names);
+  const byName = parts.some(namesFurnitureFor.cleanup) && !parts.some(namesArticle);
   const byTag = tag === 'nav' || (tag === 'footer' && !element.closest('article')) || tag === 'dialog';
   if (!byRole && !byName && !byTag) return false;
   // never remove something that holds article prose or the byline
@@ -75,17 +74,13 @@ export function unwrapLazyImages(doc: Document): void {
   }
 }
 
-const BOILERPLATE =
-  /^(?:advertisement|advertising|ad|sponsored(?: content)?|story continues below(?: advertisement)?|continue reading(?: below| the main story)?|share(?: this)?(?: article| story| post| page)?(?: on [\w ]+)?|share via|(?:follow|like) us on [\w ,&]+|sign up for [\w ’'-]*newsletters?[\w .]*|subscribe(?: now| today| to [\w ’'-]+)?|related(?: articles| stories| content| links| coverage)?:?|read more:?|see also:?|click here[\w ,.]*|image copyright[\w ,.]*|image caption|media caption|getty images|\d+ comments?|comments?|loading(?:\.\.\.|…)?|skip to (?:main )?content|back to top|print this (?:article|page)|email this (?:article|page)|tweet|whatsapp|facebook|twitter|linkedin|pinterest)$/i;
-
-/** Headings that open a list of other articles rather than the article's own text. */
-const RELATED_HEADING =
-  /^(?:related(?: posts| articles| stories| content)?|you (?:may|might) also like|more (?:stories|articles|from [\w ]+)|read (?:also|more)|see also|recommended(?: for you)?|ähnliche (?:beiträge|artikel)|weitere (?:beiträge|artikel|themen|nachrichten)|(?:das|dies) könnte (?:dich|sie) auch interessieren|auch interessant|mehr zum thema|lesen sie auch|zum weiterlesen|verwandte (?:beiträge|artikel)|articles? (?:similaires|liés)|à lire aussi|artículos relacionados|czytaj (?:też|także)|zobacz (?:też|także))\s*:?$/i;
+/** English prompts only here: the article's language is not known yet, and the body's lines get the language's own later. */
+const isEnglishPrompt = readerPromptTest('eng');
 
 export function dropBoilerplateBlocks(content: Element): number {
   let removed = 0;
   for (const heading of Array.from(content.querySelectorAll('h2, h3, h4, h5, h6, div, span, p, strong'))) {
-    if (!content.contains(heading) || textLength(heading) > 60 || !RELATED_HEADING.test(normaliseSpace(heading.textContent ?? ''))) continue;
+    if (!content.contains(heading) || textLength(heading) > 60 || !LIST_HEADING.test(normaliseSpace(heading.textContent ?? ''))) continue;
     // the heading and what follows it in its container: a list of other articles
     let next = heading.nextElementSibling;
     heading.remove();
@@ -113,9 +108,7 @@ export function dropBoilerplateBlocks(content: Element): number {
   }
   for (const element of Array.from(content.querySelectorAll('p, div, span, li, h2, h3, h4, h5, h6, aside, figcaption, a, strong, em'))) {
     if (!content.contains(element)) continue; // the article is detached: isConnected is false for all of it
-    const text = normaliseSpace(element.textContent ?? '');
-    if (text.length > 80) continue;
-    if (BOILERPLATE.test(text.replace(/[.:!»›→]+$/, '').trim())) {
+    if (isEnglishPrompt(normaliseSpace(element.textContent ?? ''))) {
       element.remove();
       removed++;
     }

@@ -1,3 +1,6 @@
+import { ARTICLE_WORDS, nameTokens, namesFurnitureFor, tokenParts } from './furniture-names';
+import type { LineOrigin } from './origins';
+
 /**
  * Page furniture named by its container (issue 30): an author box, a related-articles list, a comment
  * thread, a call to action, a newsletter box. Clean-up (`cleanup.ts`) removes such containers
@@ -6,22 +9,12 @@
  * small part of the body. The article's own container is never a small part of it, whatever its name.
  */
 
-/** Generic furniture words (English, and German for ads and licences), as whole parts of a class or id token ("author-box", "related_posts", "nextStory"). */
-const FURNITURE_WORD =
-  /^(?:author|authors|bio|related|nextstory|next|cta|newsletter|subscribe|subscription|comment|comments|commentlist|share|sharing|social|navigation|navframe|navcontent|menu|footer|entryfooter|sidebar|promo|advert|banner|breadcrumb|breadcrumbs|tags|meta|recommended|popular|trending|more|werbung|abowerbung|anzeige|affiliate|disclosure|licence|license|lizenz|postmetadata|factbox|citation|disclaimer|kommentar|kommentare)$/i;
-/** Tokens that name the article itself ("entry-meta" is the entry's), or a CMS's taxonomy ("tag-share", "category-menu"). */
-const ARTICLE_TOKEN = /article|content|entry|post|story|main|body|text|wrap/i;
+/** Tokens that name the article itself ("entry-meta" is the entry's; wrappers are the layout around it), or a CMS's taxonomy ("tag-share", "category-menu"). */
+const ARTICLE_TOKEN = new RegExp(`${ARTICLE_WORDS.join('|')}|wrap`, 'i');
 const TAXONOMY_TOKEN = /^(?:tag|category|type|format|status|has)[-_]/i;
 
 function namesFurniture(element: Element): boolean {
-  const tokens = `${element.getAttribute('class') ?? ''} ${element.getAttribute('id') ?? ''}`.split(/\s+/);
-  for (const token of tokens) {
-    if (!token || TAXONOMY_TOKEN.test(token) || ARTICLE_TOKEN.test(token)) continue;
-    // a BEM modifier ("section--ads") says how the block looks, not what it is
-    const parts = token.replace(/--.*$/, '').replace(/([a-z])([A-Z])/g, '$1-$2').split(/[-_]+/);
-    if (parts.some((part) => FURNITURE_WORD.test(part))) return true;
-  }
-  return false;
+  return nameTokens(element).some((token) => !TAXONOMY_TOKEN.test(token) && !ARTICLE_TOKEN.test(token) && namesFurnitureFor.lines(tokenParts(token)));
 }
 
 /** The containers around `element` (itself included) that name furniture, innermost first. */
@@ -41,6 +34,18 @@ export interface ContainedBlock {
   paragraphs: string[];
   /** From `furnitureContainers`, read before clean-up and Readability move the nodes. */
   furnitureContainers: Element[];
+}
+
+/**
+ * The page's paragraphs that no page block holds (text straight in <div>s, without <p>), each with the furniture
+ * containers around its holder, so the container rule sees them too. Read before clean-up, like the blocks.
+ */
+export function looseParagraphs(origins: ReadonlyMap<string, LineOrigin>, blocks: readonly ContainedBlock[]): ContainedBlock[] {
+  const held = new Set(blocks.flatMap((block) => block.paragraphs));
+  const memo = new Map<Element, boolean>();
+  const loose: ContainedBlock[] = [];
+  for (const [text, origin] of origins) if (!held.has(text)) loose.push({ paragraphs: [text], furnitureContainers: furnitureContainers(origin.holder, memo) });
+  return loose;
 }
 
 /** A furniture container holding less than this share of the body's (attributed) text is not the article. */

@@ -2,11 +2,13 @@ import { JSDOM, VirtualConsole } from 'jsdom';
 import { Readability } from '@mozilla/readability';
 import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemoved, pageBlocks } from './body';
 import { dropReaderPrompts } from './boilerplate-phrases';
-import { dropContainedFurniture } from './containers';
+import { dropContainedFurniture, looseParagraphs } from './containers';
 import { dropBoilerplateBlocks, removePageFurniture, unwrapLazyImages } from './cleanup';
 import { authorFallbacks, chooseAuthor, findBylines } from './author';
 import { extractKeywords } from './keywords';
 import { dropFurnitureLines } from './lines';
+import { lineOrigins, type LineOrigin } from './origins';
+import { dropStrayLines } from './stray-lines';
 import {
   absoluteUrl,
   dateFromUrl,
@@ -130,7 +132,9 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const foundBylines = findBylines(doc);
     const authorSources = authorFallbacks(doc, readJsonLd(doc, true));
     unwrapLazyImages(doc);
+    const origins = cleanup && doc.body ? lineOrigins(doc.body) : new Map<string, LineOrigin>();
     const blocks = cleanup ? pageBlocks(doc) : [];
+    const contained = [...blocks, ...looseParagraphs(origins, blocks)];
     if (cleanup) removePageFurniture(doc);
     noteRemoved(blocks);
     const baseline = baselineParagraphs(blocks);
@@ -150,7 +154,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const readabilityParagraphs = content ? paragraphsOf(content) : [];
     const chosen = cleanup ? chooseBody(readabilityParagraphs, jsonLdBody(jsonLd), baseline) : null;
     const paragraphs = !chosen ? readabilityParagraphs : chosen.kind === 'readability' ? completeArticle(chosen.paragraphs, blocks) : chosen.paragraphs;
-    const body = (cleanup ? dropReaderPrompts(dropContainedFurniture(dropFurnitureLines(paragraphs), blocks)) : paragraphs).join('\n');
+    const body = (cleanup ? dropStrayLines(dropReaderPrompts(dropContainedFurniture(dropFurnitureLines(paragraphs), contained)), origins) : paragraphs).join('\n');
     const image = metaImage ?? leadImage(content, base) ?? '';
     const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames, authorSources);
 

@@ -1,3 +1,4 @@
+import { CREDIT_LABEL, READ_ALSO } from './boilerplate-phrases';
 import { datesInText } from './metadata';
 
 /**
@@ -16,18 +17,14 @@ export function isDateLine(line: string): boolean {
   return rest === '' || rest.split(/\s+/).length <= 2;
 }
 
-/** A picture's caption or credit: "Foto: …", "Abbildung 4: …", "… © AFP", "(Credit: …)", "Photograph by …". */
-const CAPTION =
-  /^(?:foto|fotos|bild|bilder|photo|photos|photograph|image|crédits? photos?|abbildung|abb\.|beitragsbild|titelbild|quelle|źródło|kuva|source|credit|vergrößern)\b(?:\s+\d+)?\s*[:–]\s|(?:©|\(c\)|copyright\s*(?:©|\d{4}))\s*[\p{L}\d ./&-]{0,60}\)?$|\((?:foto|photo|bild|credit|quelle|source|image|picture)s?\s*:[^)]{0,80}\)$|^photograph(?:y)? by\b/iu;
-
-/** A link to another article behind a "read also" label, in the languages of the dev set (no \b: it is ASCII-only). */
-const READ_ALSO =
-  /^(?:czytaj (?:też|także|również)|zobacz (?:też|także|również)|lea (?:más|también)|lea|lee (?:más|también)|puedes ver|le puede interesar|te puede interesar|veja (?:também|mais)|leia (?:também|mais)|lesen sie (?:auch|hier|mehr)|mehr (?:dazu|zum thema)|auch interessant|lire aussi|à lire aussi|voir aussi|read (?:more|also|next)|see also|related|schon gelesen|leggi anche|dowiedz się więcej)\s*[:?»›→]/iu;
+/** A picture's caption or credit by its form: "… © AFP", "(Credit: …)", "Photograph by …" (labels such as "Foto: …" are `CREDIT_LABEL`). */
+const CREDIT_FORM =
+  /(?:©|\(c\)|copyright\s*(?:©|\d{4}))\s*[\p{L}\d ./&-]{0,60}\)?$|\((?:foto|photo|bild|credit|quelle|source|image|picture)s?\s*:[^)]{0,80}\)$|^photograph(?:y)? by\b/iu;
 
 const SHORT = 300;
 
 export function isFurnitureLine(line: string): boolean {
-  return isDateLine(line) || (line.length < SHORT && (CAPTION.test(line) || READ_ALSO.test(line)));
+  return isDateLine(line) || (line.length < SHORT && (CREDIT_LABEL.test(line) || CREDIT_FORM.test(line) || READ_ALSO.test(line)));
 }
 
 export function dropFurnitureLines(paragraphs: string[]): string[] {

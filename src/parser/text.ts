@@ -15,37 +15,61 @@ export function normaliseSpace(text: string): string {
   return text.replace(/[\s\u00a0\u200b\ufeff]+/g, ' ').trim();
 }
 
-/** Paragraph texts of an element: block boundaries and <br> end a paragraph; whitespace is collapsed. */
-export function paragraphsOf(root: Node): string[] {
-  const paragraphs: string[] = [];
+/** A paragraph of text and the innermost block (or table cell) that holds its first words. */
+export interface HeldParagraph {
+  text: string;
+  holder: Element;
+  /** Characters of the paragraph inside links. */
+  linkLength: number;
+}
+
+/** Paragraphs of an element with their holders: block boundaries and <br> end a paragraph; whitespace is collapsed. */
+export function heldParagraphsOf(root: Element): HeldParagraph[] {
+  const paragraphs: HeldParagraph[] = [];
   let current = '';
+  let holder: Element | null = null;
+  let linkLength = 0;
   const flush = (): void => {
     const text = normaliseSpace(current);
-    if (text) paragraphs.push(text);
+    if (text) paragraphs.push({ text, holder: holder ?? root, linkLength });
     current = '';
+    holder = null;
+    linkLength = 0;
   };
-  const walk = (node: Node): void => {
+  const walk = (node: Node, block: Element, inLink: boolean): void => {
     if (node.nodeType === TEXT_NODE) {
-      current += node.nodeValue ?? '';
+      const value = node.nodeValue ?? '';
+      if (!holder && value.trim()) holder = block;
+      current += value;
+      if (inLink) linkLength += normaliseSpace(value).length;
       return;
     }
     if (node.nodeType !== ELEMENT_NODE) return;
-    const tag = (node as Element).tagName.toUpperCase();
+    const element = node as Element;
+    const tag = element.tagName.toUpperCase();
     if (SKIP_TAGS.has(tag)) return;
     if (tag === 'BR') {
       flush();
       return;
     }
-    const block = BLOCK_TAGS.has(tag);
-    if (block) flush();
-    else if (tag === 'TD' || tag === 'TH') current += ' ';
-    for (let child = node.firstChild; child; child = child.nextSibling) walk(child);
-    if (block) flush();
+    const isBlock = BLOCK_TAGS.has(tag);
+    const cell = tag === 'TD' || tag === 'TH';
+    if (isBlock) flush();
+    else if (cell) current += ' ';
+    const inner = isBlock || cell ? element : block;
+    for (let child = node.firstChild; child; child = child.nextSibling) walk(child, inner, inLink || tag === 'A');
+    if (isBlock) flush();
     else if (tag === 'IMG' || tag === 'INPUT') current += ' ';
   };
-  walk(root);
+  walk(root, root, false);
   flush();
   return paragraphs;
+}
+
+/** Paragraph texts of an element: block boundaries and <br> end a paragraph; whitespace is collapsed. */
+export function paragraphsOf(root: Node): string[] {
+  if (root.nodeType === ELEMENT_NODE) return heldParagraphsOf(root as Element).map((paragraph) => paragraph.text);
+  return normaliseSpace(root.textContent ?? '') ? [normaliseSpace(root.textContent ?? '')] : [];
 }
 
 const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/u;

@@ -83,6 +83,51 @@ const STORY = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title
 </div></article>
 <footer>© The Courier</footer>
 </body></html>`;
+/**
+ * Issue 30, fourth pass: lines that stray outside the article's own container (the deepest element holding half
+ * of the body) after it ends: a contact line, a short phrase straight in a <div>, a linked teaser; and a disclaimer
+ * straight in a <div> (no <p>) named as furniture inside the article. One page in German, one in French.
+ */
+const strayPage = (lang: string, title: string, paragraphs: string[], disclaimer: string, contact: string, phrase: string, teaser: string): string =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title></head><body>
+<nav><a href="/">Start</a></nav>
+<article><h1>${title}</h1>
+<div class="text"><div class="part">${paragraphs.slice(0, 3).map((p) => `<p>${p}</p>`).join('\n')}<div class="disclaimer">${disclaimer}</div></div>
+<div class="extra"><p>${paragraphs[3]}</p></div>
+<div class="info"><p>${contact}</p><div>${phrase}</div></div>
+<ul><li><a href="/other">${teaser}</a></li></ul>
+</div></article></body></html>`;
+const STRAY: Record<string, string> = {
+  '/stray/de': strayPage(
+    'de',
+    'Neuer Radweg am Kanal',
+    [
+      prose('Der neue Radweg am Kanal ist seit Montag offen, und schon am ersten Morgen fuhren hunderte Pendler auf dem breiten Asphalt in die Stadt.', 2),
+      prose('Die Stadt hat den Weg in nur acht Monaten gebaut, er ist beleuchtet und an beiden Enden an das bestehende Netz der Radwege angeschlossen.', 2),
+      prose('Anwohner hatten lange auf die Verbindung gewartet, weil der alte Pfad bei Regen schlammig war und im Winter kaum benutzt werden konnte.', 2),
+      prose('Im Frühjahr sollen entlang des Weges noch Bänke und Bäume folgen, sagte die Bezirksbürgermeisterin bei der Eröffnung am Vormittag.', 2),
+    ],
+    'Dieser Text gibt die Meinung der Autorin wieder, nicht die der Redaktion',
+    'Bezirksamt Mitte, Abteilung Verkehr',
+    'Alle Termine im Bezirk',
+    'Neuer Spielplatz am Hafen eröffnet',
+  ),
+  '/stray/fr': strayPage(
+    'fr',
+    'Une nouvelle piste cyclable le long du canal',
+    [
+      prose('La nouvelle piste cyclable le long du canal est ouverte depuis lundi, et dès le premier matin des centaines de cyclistes ont rejoint le centre.', 2),
+      prose('La ville a construit la piste en huit mois seulement, elle est éclairée et reliée aux deux bouts au réseau des pistes existantes du quartier.', 2),
+      prose('Les riverains attendaient cette liaison depuis longtemps, car l’ancien chemin devenait boueux sous la pluie et presque impraticable en hiver.', 2),
+      prose('Des bancs et des arbres doivent encore suivre au printemps le long de la piste, a annoncé la maire du quartier lors de l’inauguration.', 2),
+    ],
+    'Ce texte reflète l’avis de son autrice et non celui de la rédaction',
+    'Mairie du quartier, service de la voirie',
+    'Tous les rendez-vous du quartier',
+    'Un nouveau parc ouvre près du port',
+  ),
+};
+
 /** Metadata as pages really declare it (issue 30, third pass): each page in another language. */
 const PROSE = {
   fr: '<p>La rivière a débordé pendant la nuit et les habitants du village ont passé la matinée à nettoyer les rues, les caves et les jardins recouverts de boue.</p>'.repeat(3),
@@ -131,6 +176,9 @@ describe('article extraction service (/parser)', function () {
       } else if (req.url && METADATA_PAGES[req.url]) {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         res.end(METADATA_PAGES[req.url]);
+      } else if (req.url && STRAY[req.url]) {
+        res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+        res.end(STRAY[req.url]);
       } else if (req.url === '/missing') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end('nope');
@@ -197,6 +245,17 @@ describe('article extraction service (/parser)', function () {
     assert.match(story.body, /^The city opened its first night library/);
     assert.match(story.body, /trial for six months/);
     assert.doesNotMatch(story.body, /Sign up|Was this article helpful|new bridge for cyclists|ferry landing/);
+  });
+
+  it('drops lines that stray outside the article after it ends, and a disclaimer in a <div> inside it, in German and French (issue 30, fourth pass)', async () => {
+    const de = (await api.get(`/?url=${encodeURIComponent(`${base}/stray/de`)}`)).body;
+    assert.match(de.body, /^Der neue Radweg am Kanal/);
+    assert.match(de.body, /Bänke und Bäume folgen/);
+    assert.doesNotMatch(de.body, /Meinung der Autorin|Bezirksamt Mitte|Alle Termine|Spielplatz am Hafen/);
+    const fr = (await api.get(`/?url=${encodeURIComponent(`${base}/stray/fr`)}`)).body;
+    assert.match(fr.body, /^La nouvelle piste cyclable/);
+    assert.match(fr.body, /Des bancs et des arbres/);
+    assert.doesNotMatch(fr.body, /avis de son autrice|Mairie du quartier|Tous les rendez-vous|nouveau parc/);
   });
 
   it('reads title and date as pages declare them, in several languages (issue 30, third pass)', async () => {

@@ -3,6 +3,9 @@ import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemove
 import { dropReaderPrompts, readerPromptTest } from '../../../src/parser/boilerplate-phrases';
 import { dropContainedFurniture, furnitureContainers } from '../../../src/parser/containers';
 import { dropFurnitureLines, isDateLine } from '../../../src/parser/lines';
+import { namesFurnitureFor, tokenParts } from '../../../src/parser/furniture-names';
+import { lineOrigins } from '../../../src/parser/origins';
+import { dropStrayLines } from '../../../src/parser/stray-lines';
 import { decodeHtml, looksLikeLegacy8Bit } from '../../../src/parser/charset';
 import { extractArticle, parseHtml } from '../../../src/parser/extract';
 import { datesInText } from '../../../src/parser/metadata';
@@ -132,5 +135,31 @@ describe('parser: issue 30 (article completion, furniture lines)', () => {
     const english = ['The bridge opened on Saturday after four years of work, and the commuters who cross it are glad.', 'Kommentare geschlossen', 'Was this article helpful?'];
     assert.deepEqual(dropReaderPrompts(english), english.slice(0, 2));
     assert.equal(readerPromptTest('deu')(`Kommentare geschlossen ${'und so weiter '.repeat(10)}`), false);
+  });
+
+  it('reads furniture names from one vocabulary, each word where it counts', () => {
+    assert.equal(tokenParts('authorBox--wide'), 'author-box');
+    assert.equal(namesFurnitureFor.cleanup(tokenParts('author-box')), true);
+    // an "author" container holds the byline: only its lines go, and only when it is a small part of the body
+    assert.equal(namesFurnitureFor.cleanup(tokenParts('post-author')), false);
+    assert.equal(namesFurnitureFor.lines(tokenParts('post-author')), true);
+    // German CMSs call the lead a teaser: clean-up removes small teasers, the container rule keeps their lines
+    assert.equal(namesFurnitureFor.cleanup(tokenParts('teaser')), true);
+    assert.equal(namesFurnitureFor.lines(tokenParts('teaser')), false);
+    assert.equal(namesFurnitureFor.lines(tokenParts('shareButtons')), true);
+  });
+
+  it('drops lines that stray outside the article\'s container after it ends, and keeps sentences and lines it does not hold', () => {
+    const long = (s: string): string => `${s} `.repeat(4).trim();
+    const dom = parseHtml(
+      `<body><div id="page"><div id="story"><p>${long('Die Brücke wurde am Samstag eröffnet.')}</p><p>${long('Die Pendler sind froh darüber.')}</p></div>` +
+        '<div>Alle Termine</div><p>Kontakt: Bezirksamt Mitte</p><p>Das Bezirksamt lädt zur Feier ein.</p><p><a href="/x">Neuer Spielplatz eröffnet</a></p></div></body>',
+      'https://example.test/',
+    );
+    const origins = lineOrigins(dom.window.document.body);
+    const story = [long('Die Brücke wurde am Samstag eröffnet.'), long('Die Pendler sind froh darüber.')];
+    const lines = [...story, 'Alle Termine', 'Kontakt: Bezirksamt Mitte', 'Das Bezirksamt lädt zur Feier ein.', 'Text from JSON-LD', 'Neuer Spielplatz eröffnet'];
+    assert.deepEqual(dropStrayLines(lines, origins), [...story, 'Das Bezirksamt lädt zur Feier ein.', 'Text from JSON-LD']);
+    dom.window.close();
   });
 });
