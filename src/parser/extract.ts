@@ -4,7 +4,7 @@ import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemove
 import { dropReaderPrompts } from './boilerplate-phrases';
 import { dropContainedFurniture } from './containers';
 import { dropBoilerplateBlocks, removePageFurniture, unwrapLazyImages } from './cleanup';
-import { authorFallbacks, chooseAuthor, findBylines } from './author';
+import { authorInputs, chooseAuthor } from './author';
 import { extractKeywords } from './keywords';
 import { dropFurnitureLines } from './lines';
 import {
@@ -12,7 +12,6 @@ import {
   dateFromUrl,
   findVideos,
   firstMeta,
-  jsonLdAuthor,
   jsonLdImage,
   jsonLdString,
   readJsonLd,
@@ -127,8 +126,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
       absoluteUrl(jsonLdImage(jsonLd), base) ??
       absoluteUrl(doc.querySelector('link[rel~="image_src" i]')?.getAttribute('href'), base);
 
-    const foundBylines = findBylines(doc);
-    const authorSources = authorFallbacks(doc, readJsonLd(doc, true));
+    const authorSources = authorInputs(doc, values, jsonLd, readJsonLd(doc, true));
     unwrapLazyImages(doc);
     const blocks = cleanup ? pageBlocks(doc) : [];
     if (cleanup) removePageFurniture(doc);
@@ -152,7 +150,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const paragraphs = !chosen ? readabilityParagraphs : chosen.kind === 'readability' ? completeArticle(chosen.paragraphs, blocks) : chosen.paragraphs;
     const body = (cleanup ? dropReaderPrompts(dropContainedFurniture(dropFurnitureLines(paragraphs), blocks)) : paragraphs).join('\n');
     const image = metaImage ?? leadImage(content, base) ?? '';
-    const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames, authorSources);
+    const author = chooseAuthor(authorSources, article?.byline, siteNames);
 
     const scored = extractKeywords(body, { title, declared, limit: options.keywordLimit ?? 10 });
     let summary = summarise(body, scored.wordWeights, options.summarySentences ?? 3);
