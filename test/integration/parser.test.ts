@@ -107,15 +107,15 @@ const METADATA_PAGES: Record<string, string> = {
 
 /** Headline and author rules of issue 30's metadata pass: one page per rule, in several languages. */
 const HEADLINE_PAGES: Record<string, { html: string; title?: string; author?: string }> = {
-  // the h1 opens with a kicker element; <title> carries a site name nothing declares
+  // the h1 opens with a kicker element; og:title carries a site name nothing declares
   '/meta4/kicker': {
-    html: `<!doctype html><html lang="de"><head><title>Bohren, bis es heiß wird | Abendpost</title></head><body><article>
+    html: `<!doctype html><html lang="de"><head><meta property="og:title" content="Bohren, bis es heiß wird | Abendpost"></head><body><article>
 <h1><span class="article-heading__kicker">Klimaschutz</span><span class="article-heading__title">Bohren, bis es heiß wird</span></h1>${PROSE.de}</article></body></html>`,
     title: 'Bohren, bis es heiß wird',
   },
   // a date glued in front of the headline in the h1
   '/meta4/glued-date': {
-    html: `<!doctype html><html lang="fr"><head><title>Le maire inaugure la nouvelle passerelle - Le Courrier du Val</title></head><body><article>
+    html: `<!doctype html><html lang="fr"><head><meta property="og:title" content="Le maire inaugure la nouvelle passerelle - Le Courrier du Val"></head><body><article>
 <h1><span class="date">3 février 2022</span> Le maire inaugure la nouvelle passerelle</h1>${PROSE.fr}</article></body></html>`,
     title: 'Le maire inaugure la nouvelle passerelle',
   },
@@ -131,9 +131,9 @@ const HEADLINE_PAGES: Record<string, { html: string; title?: string; author?: st
 <link rel="canonical" href="https://elheraldovecinal.example/noticias/biblioteca"></head><body><article>${PROSE.es}</article></body></html>`,
     title: 'La biblioteca abre los domingos',
   },
-  // Yoast's JSON-LD graph: the article's author is a reference to a Person node
+  // Yoast's JSON-LD graph: the article's author is a reference to a Person node (the site's name would pass for a person's)
   '/meta4/jsonld-ref': {
-    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title>
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta property="og:site_name" content="Wohnen Heute">
 <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Article","headline":"Alte Möbel, neues Leben","author":{"@id":"https://moebel.example/#/person/1"}},{"@type":"Person","@id":"https://moebel.example/#/person/1","name":"Jana Berger"}]}</script>
 </head><body><article><h1>Alte Möbel, neues Leben</h1>${PROSE.de}</article></body></html>`,
     author: 'Jana Berger',
