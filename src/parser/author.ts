@@ -20,7 +20,7 @@ const BYLINE_DATE = new RegExp(
 );
 
 const AUTHOR_PREFIX =
-  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
+  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion(?=\s*[:：])|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
 const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
 const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
@@ -192,8 +192,10 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
   }
   // last resorts: a "by Name" line or a JSON-LD Person; a personal site's name ("Jane Doe's blog"); a copyright line's name
   const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
-  for (const candidate of [...inputs.fallbacks, ...personal, inputs.copyright]) {
-    const author = cleanAuthor(candidate);
+  // a copyright line runs into the footer's links ("© Jane Doe DatenschutzImpressum"): the name ends before a glued word
+  const copyright = inputs.copyright?.replace(/\s+\S*\p{Ll}{2}\p{Lu}\p{Ll}.*$/u, '') ?? null;
+  for (const candidate of [...inputs.fallbacks, ...personal, copyright]) {
+    const author = cleanAuthor(candidate, [], PASSES[PASSES.length - 1]);
     if (author && PERSON_NAME.test(author)) return author;
   }
   return '';
