@@ -166,16 +166,18 @@ function confirmingRuns(title: string): string[] {
  * article's title as a reader sees it (no site name, no kicker).
  */
 function confirmedHeading(headings: string[], declared: string[]): string | null {
-  for (const heading of headings) {
+  const confirmed = headings.filter((heading) => {
     const key = squash(heading);
-    if (key.length < 3) continue;
+    if (key.length < 3) return false;
     const loose = looseKey(heading);
-    for (const title of declared) {
-      if (squash(title) === key || title.split(TITLE_PARTS).some((part) => squash(part) === key)) return heading;
-      if (confirmingRuns(title).some((run) => looseKey(run) === loose)) return heading;
-    }
-  }
-  return gluedHeadline(headings, declared);
+    return declared.some(
+      (title) => squash(title) === key || title.split(TITLE_PARTS).some((part) => squash(part) === key) || confirmingRuns(title).some((run) => looseKey(run) === loose),
+    );
+  });
+  // "Site - Section - Headline" confirms both the section's heading and the headline's: the headline says more
+  const words = (text: string): number => text.split(/\s+/).length;
+  const best = confirmed.reduce<string | null>((found, heading) => (!found || words(heading) > words(found) ? heading : found), null);
+  return best ?? gluedHeadline(headings, declared);
 }
 
 /** Every run of consecutive parts of a title ("A: B | C" → "A: B | C", "A: B", "B | C", "A", "B", "C"), longest first. */
@@ -264,7 +266,9 @@ export function chooseTitle(inputs: TitleInputs, readability: string | null): st
   // headings that only repeat the site's name (a blog's logo in an h1) do not name the article
   const headings = inputs.headings.filter((heading) => !namesSite(heading));
   const heading = confirmedHeading(headings, declared);
-  if (heading) return heading;
+  // a heading built of spans gets spaces around its punctuation ("Kicker : Headline"); the declared title has none
+  const unspaced = (text: string): string => text.replace(/\s+/g, '');
+  if (heading) return declared.find((title) => unspaced(title) === unspaced(heading) && title.length < heading.length) ?? heading;
   const best = readability || social || inputs.jsonLd;
   if (best) {
     const trimmed = trimSiteName(best, siteNames, hosts);
@@ -273,6 +277,9 @@ export function chooseTitle(inputs: TitleInputs, readability: string | null): st
     // a one-word declared title ("Home", "Aktuelles", "detail") names a section; a headline of several words names the page
     const headline = headings.find((text) => text.split(/\s+/).length >= 3);
     if (!/\s/.test(trimmed) && headline) return headline;
+    // ... and so does a declared title of several words that Readability passed over
+    const declaredHeadline = [social, inputs.jsonLd].find((text) => text && text.split(/\s+/).length >= 3);
+    if (!/\s/.test(trimmed) && declaredHeadline) return trimSiteName(declaredHeadline, siteNames, hosts);
     return trimmed;
   }
   if (documentTitle) return partMatchingHeading(inputs.allHeadings, documentTitle) ?? trimSiteName(documentTitle, siteNames, hosts);

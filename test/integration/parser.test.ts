@@ -131,6 +131,24 @@ const HEADLINE_PAGES: Record<string, { html: string; title?: string; author?: st
 <link rel="canonical" href="https://elheraldovecinal.example/noticias/biblioteca"></head><body><article>${PROSE.es}</article></body></html>`,
     title: 'La biblioteca abre los domingos',
   },
+  // "Site - Section - Headline": both the section's h1 and the headline's are confirmed; the headline says more
+  '/meta4/section-heading': {
+    html: `<!doctype html><html lang="de"><head><title>Zoll online - Fachmeldungen - Verkündung des Tabaksteuergesetzes</title></head><body>
+<h1>Fachmeldungen</h1><article><h1>Verkündung des Tabaksteuergesetzes</h1>${PROSE.de}</article></body></html>`,
+    title: 'Verkündung des Tabaksteuergesetzes',
+  },
+  // Readability reads a one-word section name (dc.title); og:title has the headline
+  '/meta4/one-word': {
+    html: `<!doctype html><html lang="en"><head><meta name="DC.title" content="News"><meta property="og:title" content="Repair café opens on 31 January"></head><body>
+<article>${'<p>The repair café in the town hall opens again on the last Friday of January, and volunteers will fix lamps, bicycles and clothes for free.</p>'.repeat(3)}</article></body></html>`,
+    title: 'Repair café opens on 31 January',
+  },
+  // the h1 is built of spans with a spaced colon between them; og:title writes it without
+  '/meta4/spaced-heading': {
+    html: `<!doctype html><html lang="de"><head><meta property="og:title" content="Nutzerbasierte Abrechnung: Musik-Stars fordern neues Modell"></head><body><article>
+<h1><span>Nutzerbasierte Abrechnung</span> : <span>Musik-Stars fordern neues Modell</span></h1>${PROSE.de}</article></body></html>`,
+    title: 'Nutzerbasierte Abrechnung: Musik-Stars fordern neues Modell',
+  },
   // Yoast's JSON-LD graph: the article's author is a reference to a Person node (the site's name would pass for a person's)
   '/meta4/jsonld-ref': {
     html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta property="og:site_name" content="Wohnen Heute">
