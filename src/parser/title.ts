@@ -174,8 +174,11 @@ function confirmedHeading(headings: string[], declared: string[]): string | null
       (title) => squash(title) === key || title.split(TITLE_PARTS).some((part) => squash(part) === key) || confirmingRuns(title).some((run) => looseKey(run) === loose),
     );
   });
-  // "Site - Section - Headline" confirms both the section's heading and the headline's: the headline says more
+  // "Site - Section - Headline" confirms both the section's heading and the headline's: when the first confirmed
+  // heading is as short as a section's name, the one of most words
   const words = (text: string): number => text.split(/\s+/).length;
+  const first = confirmed[0];
+  if (first && words(first) > 3) return first;
   const best = confirmed.reduce<string | null>((found, heading) => (!found || words(heading) > words(found) ? heading : found), null);
   return best ?? gluedHeadline(headings, declared);
 }
