@@ -233,8 +233,10 @@ function authorInLine(text: string): string | null {
 export function labelledAuthorLines(doc: Document): string[] {
   const found: string[] = [];
   for (const element of Array.from(doc.querySelectorAll('span, p, div, a, em, strong, small, b, i, li, td')).slice(0, 5000)) {
-    if (element.children.length > 3) continue;
-    const text = normaliseSpace(element.textContent ?? '');
+    const raw = element.children.length > 3 ? '' : element.textContent ?? '';
+    // a container's whole text is not normalised only to be found too long
+    if (!raw || raw.length > 1000) continue;
+    const text = normaliseSpace(raw);
     if (text.length > 90) continue;
     const name = authorInLine(text);
     if (!name || element.closest('[class*="comment" i], [id*="comment" i]')) continue;

@@ -208,7 +208,7 @@ function gluedHeadline(headings: string[], declared: string[]): string | null {
       if (!run) continue;
       const runKey = squash(run);
       const gluedKey = key.slice(0, key.length - runKey.length);
-      const start = Array.from(heading, (_c, i) => i).find((i) => squash(heading.slice(i)) === runKey) ?? 0;
+      const start = Array.from({ length: heading.length }, (_c, i) => i).find((i) => squash(heading.slice(i)) === runKey) ?? 0;
       const glued = heading.slice(0, start);
       const parts = title.split(TITLE_PARTS).map(squash).filter((part) => part.length >= 3 && part !== runKey);
       if (gluedKey && (GLUED_DATE.test(glued) || parts.some((part) => gluedKey.includes(part) || part.includes(gluedKey)))) return heading.slice(start).trim();
