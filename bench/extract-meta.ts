@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Readability } from '@mozilla/readability';
-import { authorFallbacks, findBylines } from '../src/parser/author';
+import { authorInputs, type AuthorInputs } from '../src/parser/author';
 import { decodeHtml } from '../src/parser/charset';
 import { parseHtml } from '../src/parser/extract';
 import { titleInputs, type TitleInputs } from '../src/parser/title';
-import { jsonLdAuthor, readJsonLd, readMetaValues } from '../src/parser/metadata';
+import { readJsonLd, readMetaValues } from '../src/parser/metadata';
 import { arg } from './extract-fields';
 
 export interface MetaDumpRow {
@@ -25,7 +25,7 @@ export interface MetaDumpRow {
   file: string;
   expected: { title?: string | null; author?: string | null; date?: string | null };
   title: TitleInputs & { readability: string | null };
-  author: { jsonLd: string | null; meta: Record<string, string>; readability: string | null; bylines: string[]; fallbacks: string[] };
+  author: AuthorInputs & { readability: string | null };
 }
 
 interface ReadabilityMetadata {
@@ -45,8 +45,6 @@ function readabilityMetadata(doc: Document): ReadabilityMetadata & { title: stri
   return { ...metadata, title: metadata.title || reader._getArticleTitle() };
 }
 
-const AUTHOR_METAS = ['dc:creator', 'dc.creator', 'dcterm:creator', 'dcterms.creator', 'author', 'parsely-author', 'sailthru.author', 'article:author'];
-
 function dumpPage(html: string, url: string): Pick<MetaDumpRow, 'title' | 'author'> {
   const dom = parseHtml(html, url);
   try {
@@ -54,12 +52,7 @@ function dumpPage(html: string, url: string): Pick<MetaDumpRow, 'title' | 'autho
     const values = readMetaValues(doc);
     const jsonLd = readJsonLd(doc);
     const inputs = titleInputs(doc, values, jsonLd, new URL(url).hostname);
-    const meta: Record<string, string> = {};
-    for (const key of AUTHOR_METAS) {
-      const value = values.get(key);
-      if (value) meta[key] = value;
-    }
-    const author = { jsonLd: jsonLdAuthor(jsonLd), meta, bylines: findBylines(doc), fallbacks: authorFallbacks(doc, readJsonLd(doc, true)) };
+    const author = authorInputs(doc, values, jsonLd, readJsonLd(doc, true));
     const readability = readabilityMetadata(doc);
     return { title: { ...inputs, readability: readability.title ?? null }, author: { ...author, readability: readability.byline ?? null } };
   } finally {

@@ -1,4 +1,4 @@
-import { firstMeta, type MetaValues } from './metadata';
+import { firstMeta, jsonLdAuthor, type JsonLdAuthor, type MetaValues } from './metadata';
 import { normaliseSpace } from './text';
 
 /**
@@ -20,19 +20,43 @@ const BYLINE_DATE = new RegExp(
 );
 
 const AUTHOR_PREFIX =
-  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|about\s+the\s+author|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
+  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion(?=\s*[:：])|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
 const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
 const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
-const ORGANISATION = /(?:\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag|agencies|agentur|redaktion|newsroom|editorial|staff)\b)/iu;
+/** A domain name or a company's legal form: a publisher, an agency or a web shop, never the article's author. */
+const COMPANY = /\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag)(?![\p{L}\d])/iu;
+/** An editorial team or an institution ("Redaktion", "Staff Writer", "Bundesverband …"): an author only when no person is named. */
+const INSTITUTION =
+  /\b(?:agencies|agentur|redaktion|newsroom|editorial|staff)\b|\p{L}*(?:verband|stiftung|anstalt|ministerium|institut|akademie|gesellschaft|genossenschaft)\b|\b(?:association|foundation|institute|ministry|department|university|universität)\b/iu;
+const ORGANISATION = new RegExp(`${COMPANY.source}|${INSTITUTION.source}`, 'iu');
+/** A picture credit is not the article's author ("Photo by Jane Doe on Unsplash", "Foto: Jane Doe"). */
+const PICTURE_CREDIT = /^(?:photos?|fotos?|bild(?:er)?|images?|illustrations?|credits?|grafik)\b(?!\s*(?:und|and|&|\/))/iu;
 const NOT_A_NAME = /^(?:by|von|par|por|am|on|admin|administrator|wordpressadmin|redaktion|editor|editorial|staff|team|autor|author|anonymous|unknown|guest|gast|veröffentlicht(?:\s+am)?|publiziert(?:\s+am)?|posted(?:\s+on)?|published(?:\s+on)?)$/iu;
 
 const squashName = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[] = []): string | null {
+/**
+ * How strict a pass over the candidates is. `initials`: a name of two letters or initials ("LD", "mh", "R. R.") is allowed;
+ * `organisations`: an editorial team's or an institution's name (INSTITUTION) is allowed. Each only stands when no candidate
+ * passes a stricter pass.
+ */
+interface Leniency {
+  initials: boolean;
+  organisations: boolean;
+}
+
+const PASSES: Leniency[] = [
+  { initials: false, organisations: false },
+  { initials: true, organisations: false },
+  { initials: true, organisations: true },
+];
+
+function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[] = [], leniency: Leniency = PASSES[0]): string | null {
   if (!raw) return null;
-  let text = normaliseSpace(raw);
-  if (/^https?:\/\//i.test(text) || /@|\[at\]/i.test(text)) return null;
+  // "Jane Doe @janedoe": the name and the author's social-media handle
+  let text = normaliseSpace(raw).replace(/\s+@[\p{L}\d_.]+(?:\s*[-–|])?$/u, '');
+  if (/^https?:\/\//i.test(text) || /@|\[at\]/i.test(text) || PICTURE_CREDIT.test(text)) return null;
   // bylines often carry the date ("By Jane Doe March 25, 2015 3:46 PM"); keep the name, drop a byline that is only a date
   text = normaliseSpace(text.replace(BYLINE_DATE, ' ')).replace(/^[\s,|·•-]+|[\s,|·•-]+$/g, '');
   // "AuthorJane Doe", "Veröffentlicht vonJane Doe": a label glued to the name
@@ -40,7 +64,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '').replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, '');
   // "Jane Doe Jane Doe" (a name and its link text)
   const halves = text.split(' ');
-  if (halves.length % 2 === 0 && halves.slice(0, halves.length / 2).join(' ') === halves.slice(halves.length / 2).join(' ')) text = halves.slice(0, halves.length / 2).join(' ');
+  if (halves.length % 2 === 0 && /\p{L}{2}/u.test(text) && halves.slice(0, halves.length / 2).join(' ') === halves.slice(halves.length / 2).join(' ')) text = halves.slice(0, halves.length / 2).join(' ');
   for (let round = 0; round < 3; round++) {
     const before = text;
     text = text.replace(AUTHOR_PREFIX, '').replace(/^[\s,|·•–—-]+/u, '').replace(AUTHOR_SUFFIX, '').trim();
@@ -54,7 +78,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
     if (isSite(parts[0]) && !isSite(parts[1])) text = parts[1];
     else if (isSite(parts[1]) && !isSite(parts[0])) text = parts[0];
   }
-  if (!text || text.length > 80 || !/\p{L}{3}/u.test(text) || NOT_A_NAME.test(text) || ORGANISATION.test(text)) return null;
+  if (!text || text.length > 80 || !(leniency.initials ? /\p{L}{2}|\p{Lu}\.\s*\p{Lu}\./u : /\p{L}{3}/u).test(text) || NOT_A_NAME.test(text) || COMPANY.test(text) || (!leniency.organisations && INSTITUTION.test(text))) return null;
   if (/\d/.test(text) && /\s/.test(text)) return null;
   if (/\b(?:veröffentlicht|aktualisiert|stand|uhr|updated|published|posted|kommentare?|comments?)\b/iu.test(text)) return null;
   if (text.split(/\s+/).length > 8) return null;
@@ -74,6 +98,7 @@ const BYLINE_SELECTORS = [
   '[class*="byline" i], [id*="byline" i]',
   '[class*="author" i]:not([class*="comment" i]), [id*="author" i]',
   '[class*="autor" i]',
+  '[class*="contributor" i], [class*="username" i]',
 ];
 
 /** A label that stands alone in its element, the name following it: "Autor" / "Von:" / "By". */
@@ -109,23 +134,68 @@ export function findBylines(doc: Document): string[] {
   return [...found, ...labelledNames(doc)];
 }
 
-export function chooseAuthor(values: MetaValues, jsonLdName: string | null, byline: string | null | undefined, foundBylines: string[], siteNames: string[], fallbacks: string[]): string {
-  const articleAuthor = values.get('article:author');
+/** The author metas, in the order they are trusted. */
+const AUTHOR_METAS = ['dc:creator', 'dc.creator', 'dcterm:creator', 'dcterms.creator', 'author', 'parsely-author', 'sailthru.author', 'article:author'];
+
+/** The label a page gives to the author in its Twitter card data ("twitter:label1" = "Written by", "twitter:data1" = the name). */
+const WRITTEN_BY = /^(?:written\s+by|verfasst\s+von|geschrieben\s+von|von|by|autor(?:in)?|author|auteur|écrit\s+par|escrito\s+por|scritto\s+da)$/iu;
+
+/** What the author rules read, gathered before clean-up and Readability change the document. */
+export interface AuthorInputs {
+  jsonLd: JsonLdAuthor | null;
+  /** Author metas by key (AUTHOR_METAS), and `twitter:data` when its label says "Written by". */
+  meta: Record<string, string>;
+  /** Byline elements (findBylines). */
+  bylines: string[];
+  /** Short lines naming the author after a label (labelledAuthorLines, AUTHOR_LINE_LABEL). */
+  lines: string[];
+  /** Last resorts (authorFallbacks): a "von/by Name" line, a JSON-LD Person. */
+  fallbacks: string[];
+  /** The name in the page's copyright line, if any. */
+  copyright: string | null;
+}
+
+export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<string, unknown>[], allJsonLd: Record<string, unknown>[]): AuthorInputs {
+  const meta: Record<string, string> = {};
+  for (const key of AUTHOR_METAS) {
+    const value = values.get(key);
+    if (value) meta[key] = value;
+  }
+  for (const n of [1, 2, 3, 4]) {
+    const data = values.get(`twitter:data${n}`);
+    if (data && WRITTEN_BY.test(values.get(`twitter:label${n}`) ?? '')) meta['twitter:data'] = data;
+  }
+  return { jsonLd: jsonLdAuthor(jsonLd, allJsonLd), meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc) };
+}
+
+/**
+ * The article's author: a person the page declares (JSON-LD, meta tags), Readability's byline, bylines on the
+ * page, then an organisation the JSON-LD names as author, then last resorts for personal sites.
+ */
+export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undefined, siteNames: string[]): string {
+  const { meta, jsonLd } = inputs;
+  const articleAuthor = meta['article:author'];
   const candidates = [
-    jsonLdName,
-    firstMeta(values, ['dc:creator', 'dc.creator', 'dcterm:creator', 'dcterms.creator', 'author', 'parsely-author', 'sailthru.author']),
+    jsonLd && !jsonLd.organisation ? jsonLd.name : null,
+    firstMeta(new Map(Object.entries(meta)), [...AUTHOR_METAS.filter((key) => key !== 'article:author'), 'twitter:data']),
     articleAuthor && !/^https?:\/\//i.test(articleAuthor) ? articleAuthor : null,
     byline,
-    ...foundBylines,
+    ...inputs.bylines,
+    ...inputs.lines,
+    jsonLd?.organisation ? jsonLd.name : null,
   ];
-  for (const candidate of candidates) {
-    const author = cleanAuthor(candidate, siteNames);
-    if (author) return author;
+  for (const leniency of PASSES) {
+    for (const candidate of candidates) {
+      const author = cleanAuthor(candidate, siteNames, leniency);
+      if (author) return author;
+    }
   }
-  // a personal site: its name ("Jane Doe's blog"), or the person its JSON-LD or copyright line names, is the author
+  // last resorts: a "by Name" line or a JSON-LD Person; a personal site's name ("Jane Doe's blog"); a copyright line's name
   const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
-  for (const candidate of [...personal, ...fallbacks]) {
-    const author = cleanAuthor(candidate);
+  // a copyright line runs into the footer's links ("© Jane Doe DatenschutzImpressum"): the name ends before a glued word
+  const copyright = inputs.copyright?.replace(/\s+\S*\p{Ll}{2}\p{Lu}\p{Ll}.*$/u, '') ?? null;
+  for (const candidate of [...inputs.fallbacks, ...personal, copyright]) {
+    const author = cleanAuthor(candidate, [], PASSES[PASSES.length - 1]);
     if (author && PERSON_NAME.test(author)) return author;
   }
   return '';
@@ -134,7 +204,49 @@ export function chooseAuthor(values: MetaValues, jsonLdName: string | null, byli
 /** Two to four capitalised words of letters: what a person's name looks like in most scripts that have case. */
 const PERSON_NAME = /^\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:von|van|de|der|den|zu|di|da|le|la)\s+)?\p{Lu}[\p{L}'’.-]*){1,3}$/u;
 
-/** Last-resort author sources: a "von/by Name" line, a JSON-LD Person, the name in a copyright line. */
+/** A word of a name: capitalised ("Jane", "O'Brien", "Lange-Fricke") or an initial ("R."). */
+const NAME_WORD = "\\p{Lu}(?:[\\p{L}'’-]+|\\.)";
+const NAME = `${NAME_WORD}(?:\\s+(?:(?:von|van|de|der|den|zu|di|da|del|le|la)\\s+)?${NAME_WORD}){0,3}`;
+const NAMES = `${NAME}(?:\\s*(?:,|und|and|&|et|y)\\s+${NAME})*`;
+const SHORT_DATE = '\\d{1,2}\\.\\d{1,2}\\.(?:\\d{4}|\\d{2})';
+/** What opens a line naming the author: "Von", "Text von", "Gespeichert von", "Autoren", "Redaktion:", after a date or not. */
+const AUTHOR_LINE_LABEL = new RegExp(
+  `^(?:${SHORT_DATE}\\s*[-–|,]?\\s*)?(?:(?:(?:text|blog\\s*beitrag|beitrag|artikel|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)|autor(?:in|en)?:?|verfasser(?:in)?:?|redaktion:|text:|authors?:?)\\s+`,
+  'iu',
+);
+/** The names after the label, then perhaps " am <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
+const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*\\([^)]*\\))?$`, 'u');
+/** A date and a name: "11.12.2019 - Jane Doe". */
+const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
+
+/**
+ * A short line that names the author: "Von R. R. am 3. Mai", "Text von Jane Doe", "Autoren Jane Doe und John Roe",
+ * "Redaktion: Jane Doe (Pressesprecherin)", or a date and a name ("11.12.2019 - Jane Doe").
+ */
+function authorInLine(text: string): string | null {
+  const labelled = text.match(AUTHOR_LINE_LABEL);
+  if (labelled) return text.slice(labelled[0].length).match(LABELLED_NAMES)?.[1] ?? null;
+  return text.match(DATED_NAME)?.[1] ?? null;
+}
+
+/** Short lines on the page that name the author (authorInLine), outside comments; the first three. */
+export function labelledAuthorLines(doc: Document): string[] {
+  const found: string[] = [];
+  for (const element of Array.from(doc.querySelectorAll('span, p, div, a, em, strong, small, b, i, li, td')).slice(0, 5000)) {
+    const raw = element.children.length > 3 ? '' : element.textContent ?? '';
+    // a container's whole text is not normalised only to be found too long
+    if (!raw || raw.length > 1000) continue;
+    const text = normaliseSpace(raw);
+    if (text.length > 90) continue;
+    const name = authorInLine(text);
+    if (!name || element.closest('[class*="comment" i], [id*="comment" i]')) continue;
+    if (!found.includes(name)) found.push(name);
+    if (found.length >= 3) break;
+  }
+  return found;
+}
+
+/** Last-resort author sources: a "von/by Name" line, a JSON-LD Person. */
 export function authorFallbacks(doc: Document, jsonLd: readonly Record<string, unknown>[]): string[] {
   const found: string[] = [];
   for (const element of Array.from(doc.querySelectorAll('span, p, div, a, em, strong, small')).slice(0, 3000)) {
@@ -151,7 +263,11 @@ export function authorFallbacks(doc: Document, jsonLd: readonly Record<string, u
     const types = node['@type'];
     if ((types === 'Person' || (Array.isArray(types) && types.includes('Person'))) && typeof node.name === 'string') found.push(node.name);
   }
-  const copyright = normaliseSpace(doc.body?.textContent ?? '').match(/(?:©|\(c\)|copyright)\s*(?:\(c\)\s*)?(?:(?:19|20)\d{2}\s*[-–]?\s*(?:(?:19|20)\d{2})?\s*)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})/iu);
-  if (copyright) found.push(copyright[1]);
   return found;
+}
+
+/** The name in a copyright line ("© 2015 Jane Doe"). */
+function copyrightName(doc: Document): string | null {
+  const copyright = normaliseSpace(doc.body?.textContent ?? '').match(/(?:©|\(c\)|copyright)\s*(?:\(c\)\s*)?(?:(?:19|20)\d{2}\s*[-–]?\s*(?:(?:19|20)\d{2})?\s*)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})/iu);
+  return copyright ? copyright[1] : null;
 }

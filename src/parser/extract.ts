@@ -4,7 +4,7 @@ import { baselineParagraphs, chooseBody, completeArticle, jsonLdBody, noteRemove
 import { dropReaderPrompts } from './boilerplate-phrases';
 import { dropContainedFurniture, looseParagraphs } from './containers';
 import { dropBoilerplateBlocks, removePageFurniture, unwrapLazyImages } from './cleanup';
-import { authorFallbacks, chooseAuthor, findBylines } from './author';
+import { authorInputs, chooseAuthor } from './author';
 import { extractKeywords } from './keywords';
 import { dropFurnitureLines } from './lines';
 import { lineOrigins, type LineOrigin } from './origins';
@@ -14,7 +14,6 @@ import {
   dateFromUrl,
   findVideos,
   firstMeta,
-  jsonLdAuthor,
   jsonLdImage,
   jsonLdString,
   readJsonLd,
@@ -129,8 +128,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
       absoluteUrl(jsonLdImage(jsonLd), base) ??
       absoluteUrl(doc.querySelector('link[rel~="image_src" i]')?.getAttribute('href'), base);
 
-    const foundBylines = findBylines(doc);
-    const authorSources = authorFallbacks(doc, readJsonLd(doc, true));
+    const authorSources = authorInputs(doc, values, jsonLd, readJsonLd(doc, true));
     unwrapLazyImages(doc);
     const origins = cleanup && doc.body ? lineOrigins(doc.body) : new Map<string, LineOrigin>();
     const blocks = cleanup ? pageBlocks(doc) : [];
@@ -156,7 +154,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const paragraphs = !chosen ? readabilityParagraphs : chosen.kind === 'readability' ? completeArticle(chosen.paragraphs, blocks) : chosen.paragraphs;
     const body = (cleanup ? dropStrayLines(dropReaderPrompts(dropContainedFurniture(dropFurnitureLines(paragraphs), contained)), origins) : paragraphs).join('\n');
     const image = metaImage ?? leadImage(content, base) ?? '';
-    const author = chooseAuthor(values, jsonLdAuthor(jsonLd), article?.byline, foundBylines, siteNames, authorSources);
+    const author = chooseAuthor(authorSources, article?.byline, siteNames);
 
     const scored = extractKeywords(body, { title, declared, limit: options.keywordLimit ?? 10 });
     let summary = summarise(body, scored.wordWeights, options.summarySentences ?? 3);

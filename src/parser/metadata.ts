@@ -98,16 +98,31 @@ export function jsonLdPublisher(nodes: JsonObject[]): string | null {
   return null;
 }
 
-export function jsonLdAuthor(nodes: JsonObject[]): string | null {
-  const nameOf = (author: unknown): string | null => {
-    if (typeof author === 'string') return author.trim() && !/^https?:\/\//.test(author) ? normaliseSpace(author) : null;
-    if (isObject(author)) return stringField(author, 'name');
-    return null;
+/** The article's JSON-LD author names, joined with ", ", and whether they are all organisations rather than persons. */
+export interface JsonLdAuthor {
+  name: string;
+  organisation: boolean;
+}
+
+/**
+ * The first article-like node's author(s). A reference (`{"@id": "…#author"}`, as Yoast's graph writes it) is
+ * resolved to the node of that @id among `all` (every JSON-LD object on the page).
+ */
+export function jsonLdAuthor(nodes: JsonObject[], all: JsonObject[] = nodes): JsonLdAuthor | null {
+  const byId = new Map<string, JsonObject>();
+  for (const node of all) if (typeof node['@id'] === 'string' && !byId.has(node['@id'])) byId.set(node['@id'], node);
+  const resolve = (author: unknown): unknown => (isObject(author) && !author.name && typeof author['@id'] === 'string' ? byId.get(author['@id']) ?? author : author);
+  const entryOf = (raw: unknown): JsonLdAuthor | null => {
+    const author = resolve(raw);
+    if (typeof author === 'string') return author.trim() && !/^https?:\/\//.test(author) ? { name: normaliseSpace(author), organisation: false } : null;
+    if (!isObject(author)) return null;
+    const name = stringField(author, 'name');
+    return name ? { name, organisation: typesOf(author).some((type) => /Organization|Corporation/.test(type)) } : null;
   };
   for (const node of nodes) {
     const author = node.author ?? node.creator;
-    const names = (Array.isArray(author) ? author : [author]).map(nameOf).filter((n): n is string => !!n);
-    if (names.length) return names.join(', ');
+    const entries = (Array.isArray(author) ? author : [author]).map(entryOf).filter((entry): entry is JsonLdAuthor => !!entry);
+    if (entries.length) return { name: entries.map((entry) => entry.name).join(', '), organisation: entries.every((entry) => entry.organisation) };
   }
   return null;
 }

@@ -150,6 +150,104 @@ const METADATA_PAGES: Record<string, string> = {
 <article><h1>La biblioteca abre los domingos</h1>${PROSE.es}</article></body></html>`,
 };
 
+/** Headline and author rules of issue 30's metadata pass: one page per rule, in several languages. */
+const HEADLINE_PAGES: Record<string, { html: string; title?: string; author?: string }> = {
+  // the h1 opens with a kicker element; og:title carries a site name nothing declares
+  '/meta4/kicker': {
+    html: `<!doctype html><html lang="de"><head><meta property="og:title" content="Bohren, bis es heiß wird | Abendpost"></head><body><article>
+<h1><span class="article-heading__kicker">Klimaschutz</span><span class="article-heading__title">Bohren, bis es heiß wird</span></h1>${PROSE.de}</article></body></html>`,
+    title: 'Bohren, bis es heiß wird',
+  },
+  // a date glued in front of the headline in the h1
+  '/meta4/glued-date': {
+    html: `<!doctype html><html lang="fr"><head><meta property="og:title" content="Le maire inaugure la nouvelle passerelle - Le Courrier du Val"></head><body><article>
+<h1><span class="date">3 février 2022</span> Le maire inaugure la nouvelle passerelle</h1>${PROSE.fr}</article></body></html>`,
+    title: 'Le maire inaugure la nouvelle passerelle',
+  },
+  // "Site - Section - Headline": the h1 closes the breadcrumb
+  '/meta4/breadcrumb': {
+    html: `<!doctype html><html lang="de"><head><title>Bundesamt - Aktuelles - Neue Regeln für Drohnen: Was sich ab Januar ändert</title></head><body><article>
+<h1>Neue Regeln für Drohnen: Was sich ab Januar ändert</h1>${PROSE.de}</article></body></html>`,
+    title: 'Neue Regeln für Drohnen: Was sich ab Januar ändert',
+  },
+  // "Headline (Site)", the site known only by the host of the canonical URL
+  '/meta4/bracketed-site': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos (El Heraldo Vecinal)</title>
+<link rel="canonical" href="https://elheraldovecinal.example/noticias/biblioteca"></head><body><article>${PROSE.es}</article></body></html>`,
+    title: 'La biblioteca abre los domingos',
+  },
+  // "Site - Section - Headline": both the section's h1 and the headline's are confirmed; the headline says more
+  '/meta4/section-heading': {
+    html: `<!doctype html><html lang="de"><head><title>Zoll online - Fachmeldungen - Verkündung des Tabaksteuergesetzes</title></head><body>
+<h1>Fachmeldungen</h1><article><h1>Verkündung des Tabaksteuergesetzes</h1>${PROSE.de}</article></body></html>`,
+    title: 'Verkündung des Tabaksteuergesetzes',
+  },
+  // Readability reads a one-word section name (dc.title); og:title has the headline
+  '/meta4/one-word': {
+    html: `<!doctype html><html lang="en"><head><meta name="DC.title" content="News"><meta property="og:title" content="Repair café opens on 31 January"></head><body>
+<article>${'<p>The repair café in the town hall opens again on the last Friday of January, and volunteers will fix lamps, bicycles and clothes for free.</p>'.repeat(3)}</article></body></html>`,
+    title: 'Repair café opens on 31 January',
+  },
+  // the h1 is built of spans with a spaced colon between them; og:title writes it without
+  '/meta4/spaced-heading': {
+    html: `<!doctype html><html lang="de"><head><meta property="og:title" content="Nutzerbasierte Abrechnung: Musik-Stars fordern neues Modell"></head><body><article>
+<h1><span>Nutzerbasierte Abrechnung</span> : <span>Musik-Stars fordern neues Modell</span></h1>${PROSE.de}</article></body></html>`,
+    title: 'Nutzerbasierte Abrechnung: Musik-Stars fordern neues Modell',
+  },
+  // Yoast's JSON-LD graph: the article's author is a reference to a Person node (the site's name would pass for a person's)
+  '/meta4/jsonld-ref': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta property="og:site_name" content="Wohnen Heute">
+<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"Article","headline":"Alte Möbel, neues Leben","author":{"@id":"https://moebel.example/#/person/1"}},{"@type":"Person","@id":"https://moebel.example/#/person/1","name":"Jana Berger"}]}</script>
+</head><body><article><h1>Alte Möbel, neues Leben</h1>${PROSE.de}</article></body></html>`,
+    author: 'Jana Berger',
+  },
+  // the JSON-LD author is an organisation; the page's byline names a person
+  '/meta4/jsonld-organisation': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title>
+<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"Diario del Sur"}}</script>
+</head><body><article><h1>La biblioteca abre los domingos</h1><span class="byline">Por María López</span>${PROSE.es}</article></body></html>`,
+    author: 'María López',
+  },
+  // Twitter card data labelled "Verfasst von", a name of two letters
+  '/meta4/twitter-data': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title>
+<meta name="twitter:label1" content="Verfasst von"><meta name="twitter:data1" content="mh"></head><body><article><h1>Alte Möbel, neues Leben</h1>${PROSE.de}</article></body></html>`,
+    author: 'mh',
+  },
+  // a short line "Von R. R. am …" in post metadata no byline selector names
+  '/meta4/labelled-line': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>${PROSE.de}
+<p class="postmetadata">Von R. R. am 3. Mai 2021</p></article></body></html>`,
+    author: 'R. R.',
+  },
+  // a byline with the author's social-media handle
+  '/meta4/handle': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title></head><body><article><h1>La biblioteca abre los domingos</h1>
+<span class="author">Por Williams Perdomo @wperdomod</span>${PROSE.es}</article></body></html>`,
+    author: 'Williams Perdomo',
+  },
+  // a personal site: the byline element holds a picture credit, the author is the person the site is named after
+  '/meta4/picture-credit': {
+    html: `<!doctype html><html lang="en"><head><title>Web analytics are leaking into meatspace</title><meta property="og:site_name" content="Matthew Davis">
+<meta name="author" content="Matthew Davis"></head><body><article><h1>Web analytics are leaking into meatspace</h1><p class="byline">Photo by Jon Tyson on Unsplash</p>
+${'<p>Supermarkets now track shoppers through their phones, their cards and their faces, and the data ends up with the same brokers that sell web analytics.</p>'.repeat(3)}</article></body></html>`,
+    author: 'Matthew Davis',
+  },
+  // an institution declared as author, a person in the byline: the person
+  '/meta4/institution': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta name="author" content="Bayerische Landesanstalt für Wald und Forstwirtschaft">
+</head><body><article><h1>Alte Möbel, neues Leben</h1><span class="author-name">Joachim Hamberger</span>${PROSE.de}</article></body></html>`,
+    author: 'Joachim Hamberger',
+  },
+  // only an editorial team is named: it is the author (no person to prefer)
+  '/meta4/staff': {
+    html: `<!doctype html><html lang="en"><head><title>Web analytics are leaking into meatspace</title></head><body><article><h1>Web analytics are leaking into meatspace</h1>
+<span class="byline">By Staff Writer</span>${'<p>Supermarkets now track shoppers through their phones, their cards and their faces, and the data ends up with the same brokers that sell web analytics.</p>'.repeat(3)}</article></body></html>`,
+    author: 'Staff Writer',
+  },
+};
+for (const [path, page] of Object.entries(HEADLINE_PAGES)) METADATA_PAGES[path] = page.html;
+
 describe('article extraction service (/parser)', function () {
   this.timeout(120_000);
   let server: RunningServer;
@@ -271,6 +369,15 @@ describe('article extraction service (/parser)', function () {
     const es = await read('/meta/es');
     assert.equal(es.title, 'La biblioteca abre los domingos');
     assert.equal(es.published, '2021-10-29T00:00:00.000Z');
+  });
+
+  it('finds the headline without kicker, date or site name, and the author a person or the page names (issue 30, metadata pass)', async () => {
+    for (const [path, page] of Object.entries(HEADLINE_PAGES)) {
+      const res = await api.get(`/?url=${encodeURIComponent(`${base}${path}`)}`);
+      assert.equal(res.status, 200, path);
+      if (page.title !== undefined) assert.equal(res.body.title, page.title, path);
+      if (page.author !== undefined) assert.equal(res.body.author, page.author, path);
+    }
   });
 
   it('follows redirects and answers the spec messages for failures', async () => {

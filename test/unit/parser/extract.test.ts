@@ -77,7 +77,7 @@ describe('parser: extraction fallbacks', () => {
   });
   it('keeps a title part that is not the site name', () => {
     assert.equal(extractArticle(page('<title>Budget 2024 - what changes for you</title>'), base).title, 'Budget 2024 - what changes for you');
-    assert.equal(trimSiteName('Review: the new phone - Gadget Weekly', ['Gadget Weekly'], 'gadgets.example'), 'Review: the new phone');
+    assert.equal(trimSiteName('Review: the new phone - Gadget Weekly', ['Gadget Weekly'], ['gadgets.example']), 'Review: the new phone');
   });
   it('reads the author from JSON-LD, article:author and the byline', () => {
     const jsonLd = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"H","author":[{"@type":"Person","name":"Ana Ruiz"},{"@type":"Person","name":"Bo Li"}],"datePublished":"2023-11-02T08:30:00Z"}</script>`;
