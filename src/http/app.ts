@@ -6,26 +6,18 @@ import { KindredError } from '../errors';
 import type { Logger } from '../log';
 import { corsMiddleware } from './cors';
 import type { CorsOrigins } from '../config';
-import type { Services } from './dispatch';
-import { ApiEdge, pathOf, send, type Middleware } from './edge';
+import { ApiEdge, pathOf, send, type EdgeOptions, type Middleware } from './edge';
 import { errorReply, jsonError } from './error-reply';
 import { mountDashboard } from './dashboard/routes';
 import type { Metrics } from './metrics';
 import type { DashboardData, IndexingProgress } from '../ops/operations';
 import { openApiDocument } from './openapi';
-import type { ApiVersion } from './route';
 
 /** Keys listed in /healthz's indexing progress. */
 const HEALTH_KEYS = 50;
 
-export interface AppOptions {
-  services: Services;
-  logger: Logger;
-  maxBodyBytes: number;
-  /** Versions served under a path prefix, e.g. `/v5`; the one with prefix '' is served at the root. */
-  versions: Array<{ prefix: string; version: ApiVersion }>;
-  /** Host name → version served at the root of that host (old clients select the version by host). */
-  versionHosts: Map<string, ApiVersion>;
+/** The API's side (services, versions, body limit) as the edge takes it, and the operator's surfaces. */
+export interface AppOptions extends Omit<EdgeOptions, 'prepare'> {
   isReady(): boolean;
   /** Each loaded key's content index against its stored documents, for /healthz. */
   indexing?: () => Promise<IndexingProgress[]>;

@@ -53,9 +53,10 @@ export function bodyParserError(error: unknown): KindredError | undefined {
   return undefined;
 }
 
-/** The path of a request's URL, without the query. */
+/** The path of a request's URL, without the query (an absolute-form URL, as proxies may send, gives its path). */
 export function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
+  if (raw[0] !== '/') return URL.canParse(raw) ? new URL(raw).pathname : raw;
   const query = raw.indexOf('?');
   return query < 0 ? raw : raw.slice(0, query);
 }

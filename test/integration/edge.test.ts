@@ -38,6 +38,9 @@ describe('HTTP edge', () => {
     const root = await request(server, { method: 'GET', path: '/documents/edge-doc?fields=published_at' });
     assert.equal(root.status, 200);
     assert.ok('published_at' in JSON.parse(root.text), 'the root serves v6');
+    // An absolute-form URL (as a proxy sends it) is routed by its path.
+    const absolute = await request(server, { method: 'GET', path: `http://127.0.0.1:${server.port}/v5/documents/edge-doc` });
+    assert.equal(absolute.status, 200, absolute.text);
     // A prefix is a whole segment: /v5x is a v6 path, not found.
     const notPrefix = await request(server, { method: 'GET', path: '/v5x/documents/edge-doc' });
     assert.equal(notPrefix.status, 404);
