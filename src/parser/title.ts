@@ -3,7 +3,10 @@ import { normaliseSpace } from './text';
 
 /** Title from social-media tags, falling back to JSON-LD and <title>, with a trailing/leading site name trimmed. */
 
-const SEPARATOR = /\s+[|\-–—:·•»/\\~]+\s+/g;
+/** The marks that separate a title's parts ("Headline | Site", "Site - Section - Headline"). */
+const SEPARATOR_MARKS = '|\\-–—:·•»/\\\\~';
+/** Separators around which a site name is trimmed. */
+const SEPARATOR = new RegExp(`\\s+[${SEPARATOR_MARKS}]+\\s+`, 'g');
 
 function squash(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
@@ -133,7 +136,8 @@ export function headingTexts(doc: Document): string[] {
   return [...texts('h1'), ...texts('h2')];
 }
 
-const TITLE_PARTS = /\s+[|\-–—:·•»/\\~›«]+\s+|:\s+/;
+/** Separators between the parts a heading may repeat: those, guillemets and a colon ("Headline: more"). */
+const TITLE_PARTS = new RegExp(`\\s+[${SEPARATOR_MARKS}›«]+\\s+|:\\s+`);
 
 /** A title cut into its separator-delimited parts: the text and the offsets where each part starts and ends. */
 function titleParts(title: string): { text: string; cuts: number[] } {
