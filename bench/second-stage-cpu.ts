@@ -4,8 +4,9 @@
  * packed array in a shuffled row order (as a key's rows lie after writes in any order). With `--baseline <rerank.js>`
  * (another build's dist/src/embedding/rerank.js) both run on the same spans in rotating order, so that neither
  * reads caches the other warmed, and the ratio is printed, with how many queries' top 10 differ between the two and
- * the largest difference of a score.
- *   node dist/bench/second-stage-cpu.js [--queries 500] [--candidates 800] [--baseline /path/to/rerank.js]
+ * the largest difference of a score. In the server the first stage's scan streams the key's vectors through the cache
+ * just before: `--evict MB` (default 5, a 5k key's rows at 256 dimensions) reads that much memory before each call.
+ *   node dist/bench/second-stage-cpu.js [--queries 500] [--candidates 800] [--evict 5] [--baseline /path/to/rerank.js]
  */
 import { packSparse, type SparseVector } from '../src/embedding/sparse';
 import { rankByScore, rerankCandidates } from '../src/embedding/rerank';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   const queryCount = Number(arg('--queries', '500'));
   const candidateCount = Number(arg('--candidates', '800'));
   const baselineFile = arg('--baseline', '');
+  const evicting = new Float32Array(Number(arg('--evict', '5')) * 2 ** 18);
+  let evicted = 0;
   const versions: Array<[string, Rerank]> = [['this build', rerankCandidates]];
   if (baselineFile) versions.push(['baseline', (require(baselineFile) as { rerankCandidates: Rerank }).rerankCandidates]);
 
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
       const scores: Float32Array[] = [];
       for (let j = 0; j < versions.length; j++) {
         const v = (first + j) % versions.length;
+        for (let k = 0; k < evicting.length; k += 16) evicted += evicting[k]!;
         const started = process.hrtime.bigint();
         scores[v] = versions[v]![1](querySparse[i]!, spans, options);
         if (round > 0) ns[v]! += Number(process.hrtime.bigint() - started);
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     const ratio = v > 0 ? `, ${(ns[0]! / ns[v]!).toFixed(2)}× this build's time against it` : '';
     console.log(`${name}: ${(ns[v]! / timed / 1000).toFixed(0)} µs a query (${perTerm(v)} ns a term, two passes)${ratio}`);
   });
+  if (evicted !== 0) throw new Error('the eviction buffer is zeros');
   if (versions.length === 2) console.log(`top 10 differing: ${differingAnswers} of ${candidates.length} queries; largest score difference ${largestDifference.toExponential(2)}`);
 }
 

@@ -16,9 +16,12 @@ static int typed(napi_env env, napi_value value, napi_typedarray_type want, void
 
 // gather(scratch, starts, ends, ids, weights, out, divisor): out[c] = (Σ_{k ∈ [starts[c], ends[c])} scratch[ids[k]] ·
 // weights[k]) / divisor for every c < out.length. Ids past the scratch count as 0; spans are clipped to the arrays.
-// Candidates' spans lie anywhere in the key's term arrays: the first lines of the span this many candidates ahead are
-// asked for while the current one is summed.
+// Candidates' spans lie anywhere in the key's term arrays: every line of the span this many candidates ahead is asked
+// for while the current one is summed. In the server the first stage's scan has just streamed the key's vectors
+// through the cache, so the spans come from memory (bench:second-stage-cpu's --evict): asking for the span's first
+// line only left the rest to the hardware's stream prefetcher, which starts too late for spans of a hundred terms.
 #define PREFETCH_AHEAD 2
+#define LINE_TERMS 16
 
 static napi_value gather(napi_env env, napi_callback_info info) {
   size_t argc = 7;
@@ -43,10 +46,12 @@ static napi_value gather(napi_env env, napi_callback_info info) {
   }
   size_t terms = n_ids < n_weights ? n_ids : n_weights;
   for (size_t c = 0; c < n_out; c++) {
-    if (c + PREFETCH_AHEAD < n_out && starts[c + PREFETCH_AHEAD] < terms) {
-      size_t next = starts[c + PREFETCH_AHEAD];
-      __builtin_prefetch(ids + next);
-      __builtin_prefetch(weights + next);
+    if (c + PREFETCH_AHEAD < n_out) {
+      size_t last = ends[c + PREFETCH_AHEAD] < terms ? ends[c + PREFETCH_AHEAD] : terms;
+      for (size_t k = starts[c + PREFETCH_AHEAD]; k < last; k += LINE_TERMS) {
+        __builtin_prefetch(ids + k);
+        __builtin_prefetch(weights + k);
+      }
     }
     size_t end = ends[c] < terms ? ends[c] : terms;
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
