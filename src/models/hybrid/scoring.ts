@@ -1,3 +1,4 @@
+import { dotsInto } from './dots';
 import { topK } from './topk';
 
 /** Weights of the blended components; each component is standardised per query before weighting. */
@@ -76,42 +77,6 @@ function addStandardised(out: Float64Array, values: Float64Array, w: number, cou
   }
 }
 
-/**
- * out[q] = Σ_a x[a] · rows[cand[q] · dim + a] for q < count, each sum in double precision in the order of a. Four
- * rows at a time: one row's sum is a chain of dependent additions that waits on each, four independent chains
- * keep the adder busy (the same sums, to the bit; with the EASE rows read from a local: 0.63× the scoring's time, npm run bench:hybrid-rank).
- */
-function dotsInto(out: Float64Array, x: ArrayLike<number>, rows: Float32Array, dim: number, cand: Int32Array, count: number): void {
-  let q = 0;
-  for (; q + 3 < count; q += 4) {
-    const b0 = cand[q] * dim;
-    const b1 = cand[q + 1] * dim;
-    const b2 = cand[q + 2] * dim;
-    const b3 = cand[q + 3] * dim;
-    let d0 = 0;
-    let d1 = 0;
-    let d2 = 0;
-    let d3 = 0;
-    for (let a = 0; a < dim; a++) {
-      const xa = x[a];
-      d0 += xa * rows[b0 + a];
-      d1 += xa * rows[b1 + a];
-      d2 += xa * rows[b2 + a];
-      d3 += xa * rows[b3 + a];
-    }
-    out[q] = d0;
-    out[q + 1] = d1;
-    out[q + 2] = d2;
-    out[q + 3] = d3;
-  }
-  for (; q < count; q++) {
-    const b = cand[q] * dim;
-    let d = 0;
-    for (let a = 0; a < dim; a++) d += x[a] * rows[b + a];
-    out[q] = d;
-  }
-}
-
 /** Scores candidates with the blend and returns the best `number`, best first. */
 export function rank(s: ServingArrays, query: RankQuery): RankResult {
   const cand = query.candidates ?? identity(s.nItems);
@@ -129,7 +94,7 @@ export function rank(s: ServingArrays, query: RankQuery): RankResult {
   const seeds = query.seeds;
 
   if (query.userVector && w.factor !== 0) {
-    dotsInto(buf, query.userVector, s.itemFactors, k, cand, count);
+    dotsInto(buf, Float64Array.from(query.userVector), s.itemFactors, k, cand, count);
     addStandardised(total, buf, w.factor, count);
   }
 

@@ -1,0 +1,30 @@
+import { loadNativeBuild } from '../../native-build';
+
+/** native/build/sparse.node's dot products (native/src/sparse.c, `dots`). */
+interface DotsKernel {
+  dots(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void;
+}
+
+function isDotsKernel(value: unknown): value is DotsKernel {
+  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>).dots === 'function';
+}
+
+let kernel: DotsKernel | undefined;
+
+function dotsKernel(): DotsKernel {
+  if (kernel === undefined) {
+    const loaded = loadNativeBuild('sparse.node');
+    if (!isDotsKernel(loaded)) throw new Error('native/build/sparse.node is missing: build it with `make native`');
+    kernel = loaded;
+  }
+  return kernel;
+}
+
+/**
+ * out[q] = Σ_a x[a] · rows[cand[q] · dim + a] for q < count, each sum in double precision in the order of a, so the
+ * same to the bit as a JavaScript loop. Native because the factor and content dot products were two fifths of a
+ * hybrid recommendation's pool-thread time (docs/decisions/throughput.md).
+ */
+export function dotsInto(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void {
+  dotsKernel().dots(out, x, rows, dim, cand, count);
+}

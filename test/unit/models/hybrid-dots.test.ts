@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { dotsInto } from '../../../src/models/hybrid/dots';
+import { seededRandom } from '../../../src/random';
+
+/** The loop the native dot products replaced: one sum per candidate in doubles, in the order of the dimensions. */
+function dotsInJs(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void {
+  for (let q = 0; q < count; q++) {
+    let d = 0;
+    for (let a = 0; a < dim; a++) d += x[a]! * rows[cand[q]! * dim + a]!;
+    out[q] = d;
+  }
+}
+
+describe('models/hybrid/dots', () => {
+  const random = seededRandom(31);
+  const dim = 37;
+  const items = 500;
+  // Rows in a shared buffer, as a server's hybrid arrays are.
+  const rows = new Float32Array(new SharedArrayBuffer(items * dim * 4));
+  for (let i = 0; i < rows.length; i++) rows[i] = random() - 0.5;
+  const x = Float64Array.from({ length: dim }, () => random() * 3 - 1);
+  const cand = Int32Array.from({ length: 203 }, () => Math.floor(random() * items));
+
+  it('gives the JavaScript loop\'s sums to the bit, four candidates at a time and the rest one by one', () => {
+    const native = new Float64Array(cand.length);
+    const js = new Float64Array(cand.length);
+    dotsInto(native, x, rows, dim, cand, cand.length);
+    dotsInJs(js, x, rows, dim, cand, cand.length);
+    assert.deepEqual([...native], [...js]);
+    assert.ok(native.some((v) => v !== 0));
+  });
+
+  it('refuses a candidate whose row lies outside the rows', () => {
+    const out = new Float64Array(2);
+    assert.throws(() => dotsInto(out, x, rows, dim, Int32Array.from([0, items]), 2), TypeError);
+    assert.throws(() => dotsInto(out, x, rows, dim, Int32Array.from([-1, 0]), 2), TypeError);
+  });
+});
