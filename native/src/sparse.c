@@ -1,5 +1,5 @@
 // N-API addon: the second stage's hot loop over sparse term rows (src/embedding/sparse-kernel.ts), and the hybrid
-// scorer's dot products of one vector with candidate rows (src/models/hybrid/scoring.ts). It reads the
+// scorer's dot products of one vector with candidate rows and its sums of matrix rows (src/models/hybrid/dots.ts). It reads the
 // typed arrays where they are (shared term arrays included) on the calling thread. It sums in double precision with
 // four running sums per candidate (one chain of dependent additions was the loop's limit), so a score differs from
 // the single sum's only below float32 precision: bench:second-stage-cpu found no score of 400,000 different from the
@@ -126,11 +126,49 @@ static napi_value dots(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// add_rows(out, matrix, width, seeds, cand, count): out[q] += matrix[s · width + cand[q]] for each seed s < width in
+// seeds' order, for the q < count whose cand[q] < width (the hybrid scorer's EASE rows of the seeds, summed in double
+// precision in the JavaScript loop's order). Seeds at or past width are skipped; the matrix is width × width.
+static napi_value add_rows(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  double *out;
+  float *matrix;
+  int32_t *seeds, *cand;
+  size_t n_out, n_matrix, n_seeds, n_cand;
+  uint32_t width, count;
+  int ok = argc == 6 && typed(env, argv[0], napi_float64_array, (void **)&out, &n_out) &&
+           typed(env, argv[1], napi_float32_array, (void **)&matrix, &n_matrix) &&
+           napi_get_value_uint32(env, argv[2], &width) == napi_ok &&
+           typed(env, argv[3], napi_int32_array, (void **)&seeds, &n_seeds) &&
+           typed(env, argv[4], napi_int32_array, (void **)&cand, &n_cand) &&
+           napi_get_value_uint32(env, argv[5], &count) == napi_ok && count <= n_out && count <= n_cand &&
+           (size_t)width * width <= n_matrix;
+  if (!ok) {
+    napi_throw_type_error(env, NULL,
+                          "addRows(out: Float64Array, matrix: Float32Array (width × width), width, seeds: Int32Array, "
+                          "cand: Int32Array, count)");
+    return NULL;
+  }
+  for (size_t j = 0; j < n_seeds; j++) {
+    if (seeds[j] < 0 || (uint32_t)seeds[j] >= width) continue;
+    const float *row = matrix + (size_t)seeds[j] * width;
+    for (uint32_t q = 0; q < count; q++) {
+      int32_t i = cand[q];
+      if (i >= 0 && (uint32_t)i < width) out[q] += (double)row[i];
+    }
+  }
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "gather", NAPI_AUTO_LENGTH, gather, NULL, &fn);
   napi_set_named_property(env, exports, "gather", fn);
   napi_create_function(env, "dots", NAPI_AUTO_LENGTH, dots, NULL, &fn);
   napi_set_named_property(env, exports, "dots", fn);
+  napi_create_function(env, "addRows", NAPI_AUTO_LENGTH, add_rows, NULL, &fn);
+  napi_set_named_property(env, exports, "addRows", fn);
   return exports;
 }

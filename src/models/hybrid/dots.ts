@@ -1,12 +1,14 @@
 import { loadNativeBuild } from '../../native-build';
 
-/** native/build/sparse.node's dot products (native/src/sparse.c, `dots`). */
+/** native/build/sparse.node's loops for the hybrid scorer (native/src/sparse.c, `dots` and `addRows`). */
 interface DotsKernel {
   dots(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void;
+  addRows(out: Float64Array, matrix: Float32Array, width: number, seeds: Int32Array, cand: Int32Array, count: number): void;
 }
 
 function isDotsKernel(value: unknown): value is DotsKernel {
-  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>).dots === 'function';
+  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>).dots === 'function'
+    && typeof (value as Record<string, unknown>).addRows === 'function';
 }
 
 let kernel: DotsKernel | undefined;
@@ -27,4 +29,13 @@ function dotsKernel(): DotsKernel {
  */
 export function dotsInto(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void {
   dotsKernel().dots(out, x, rows, dim, cand, count);
+}
+
+/**
+ * out[q] += matrix[s · width + cand[q]] for each seed s < width, in the seeds' order, for the q < count whose
+ * cand[q] < width: the EASE rows of the seeds summed over the candidates (width × width weights), in double
+ * precision as the JavaScript loop summed them; half of what was left of the scorer's time in V8.
+ */
+export function addRowsInto(out: Float64Array, matrix: Float32Array, width: number, seeds: Int32Array, cand: Int32Array, count: number): void {
+  dotsKernel().addRows(out, matrix, width, seeds, cand, count);
 }

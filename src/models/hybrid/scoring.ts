@@ -1,4 +1,4 @@
-import { dotsInto } from './dots';
+import { addRowsInto, dotsInto } from './dots';
 import { topK } from './topk';
 
 /** Weights of the blended components; each component is standardised per query before weighting. */
@@ -116,18 +116,9 @@ export function rank(s: ServingArrays, query: RankQuery): RankResult {
   const nt = s.nTrained;
   const itemItem = s.itemItem;
   if (itemItem.length > 0 && w.itemItem !== 0 && seeds.length > 0) {
-    let any = false;
-    buf.fill(0);
-    for (const sd of seeds) {
-      if (sd >= nt) continue;
-      any = true;
-      const row = sd * nt;
-      for (let q = 0; q < count; q++) {
-        const i = cand[q];
-        if (i < nt) buf[q] += itemItem[row + i];
-      }
-    }
-    if (any) {
+    if (seeds.some((sd) => sd < nt)) {
+      buf.fill(0);
+      addRowsInto(buf, itemItem, nt, seeds, cand, count);
       for (let q = 0; q < count; q++) if (cand[q] >= nt) buf[q] = NaN;
       addStandardised(total, buf, w.itemItem, count);
     }

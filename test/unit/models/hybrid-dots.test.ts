@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { dotsInto } from '../../../src/models/hybrid/dots';
+import { addRowsInto, dotsInto } from '../../../src/models/hybrid/dots';
 import { seededRandom } from '../../../src/random';
 
 /** The loop the native dot products replaced: one sum per candidate in doubles, in the order of the dimensions. */
@@ -34,5 +34,21 @@ describe('models/hybrid/dots', () => {
     const out = new Float64Array(2);
     assert.throws(() => dotsInto(out, x, rows, dim, Int32Array.from([0, items]), 2), TypeError);
     assert.throws(() => dotsInto(out, x, rows, dim, Int32Array.from([-1, 0]), 2), TypeError);
+  });
+
+  it('adds the seeds\' rows over the candidates as the JavaScript loop did, skipping seeds and candidates past the width', () => {
+    const width = 60;
+    const matrix = new Float32Array(width * width).map(() => random() - 0.5);
+    const seeds = Int32Array.from([3, 70, 59, 3, 0]);
+    const candidates = Int32Array.from({ length: 45 }, () => Math.floor(random() * width * 1.2));
+    const native = new Float64Array(candidates.length).fill(0.25);
+    const js = new Float64Array(candidates.length).fill(0.25);
+    addRowsInto(native, matrix, width, seeds, candidates, candidates.length);
+    for (const s of seeds) {
+      if (s >= width) continue;
+      for (let q = 0; q < candidates.length; q++) if (candidates[q]! < width) js[q]! += matrix[s * width + candidates[q]!]!;
+    }
+    assert.deepEqual([...native], [...js]);
+    assert.ok(candidates.some((c) => c >= width) && native.some((v) => v !== 0.25));
   });
 });
