@@ -1,6 +1,6 @@
 import { loadNativeBuild } from '../../native-build';
 
-/** native/build/sparse.node's loops for the hybrid scorer (native/src/sparse.c, `dots` and `addRows`). */
+/** native/build/hybrid.node: the hybrid scorer's loops (native/src/hybrid.c). */
 interface DotsKernel {
   dots(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void;
   addRows(out: Float64Array, matrix: Float32Array, width: number, seeds: Int32Array, cand: Int32Array, count: number): void;
@@ -15,8 +15,8 @@ let kernel: DotsKernel | undefined;
 
 function dotsKernel(): DotsKernel {
   if (kernel === undefined) {
-    const loaded = loadNativeBuild('sparse.node');
-    if (!isDotsKernel(loaded)) throw new Error('native/build/sparse.node is missing: build it with `make native`');
+    const loaded = loadNativeBuild('hybrid.node');
+    if (!isDotsKernel(loaded)) throw new Error('native/build/hybrid.node is missing: build it with `make native`');
     kernel = loaded;
   }
   return kernel;
