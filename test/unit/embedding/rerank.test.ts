@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../../src/random';
 import { fitLsa } from '../../../src/embedding/fit';
 import { rankByScore, rerankCandidates } from '../../../src/embedding/rerank';
 import { packSparse, sparseDot, textToTfidf } from '../../../src/embedding/sparse';
@@ -126,4 +127,21 @@ describe('embedding/rerank', () => {
     assert.ok(Math.abs(d[0]! - Math.SQRT1_2) < 1e-6 && Math.abs(d[1]! - Math.SQRT1_2) < 1e-6);
     assert.deepEqual(denseCentroid([Float32Array.from([1, 0]), Float32Array.from([-1, 0])], 2), new Float32Array(2));
   });
+
+  it('sums a sparse centroid as a map of sums in first-appearance order did, to the bit, twice in a row', () => {
+    const random = seededRandom(5);
+    const vectors = Array.from({ length: 12 }, () => {
+      const ids = Uint32Array.from(new Set(Array.from({ length: 80 }, () => Math.floor(random() * 3000)))).sort();
+      return { ids, weights: Float32Array.from(ids, () => random()) };
+    });
+    const sums = new Map<number, number>();
+    for (const v of vectors) v.ids.forEach((id, k) => sums.set(id, (sums.get(id) ?? 0) + v.weights[k]!));
+    const norm = Math.sqrt([...sums.values()].reduce((acc, w) => acc + w * w, 0));
+    const ids = Uint32Array.from(sums.keys()).sort();
+    const expected = { ids, weights: Float32Array.from(ids, (id) => sums.get(id)! / norm) };
+    assert.deepEqual(sparseCentroid(vectors), expected);
+    // The scratch is left clean: the same documents give the same query again.
+    assert.deepEqual(sparseCentroid(vectors), expected);
+  });
 });
+
