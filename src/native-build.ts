@@ -17,3 +17,21 @@ export function loadNativeBuild(file: string, override?: string): unknown {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return found === undefined ? undefined : require(found) as unknown;
 }
+
+/**
+ * A required addon, loaded on first use: `native/build/<file>`'s exports, checked to hold each of `functions`.
+ * Throws how to build it when it is missing or older than the code that calls it.
+ */
+export function nativeKernel<T extends object>(file: string, functions: ReadonlyArray<keyof T & string>): () => T {
+  let loaded: T | undefined;
+  return () => {
+    if (loaded === undefined) {
+      const exports = loadNativeBuild(file);
+      const complete = typeof exports === 'object' && exports !== null
+        && functions.every((name) => typeof (exports as Record<string, unknown>)[name] === 'function');
+      if (!complete) throw new Error(`native/build/${file} is missing or out of date: build it with \`make native\``);
+      loaded = exports as T;
+    }
+    return loaded;
+  };
+}

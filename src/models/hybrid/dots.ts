@@ -1,26 +1,12 @@
-import { loadNativeBuild } from '../../native-build';
+import { nativeKernel } from '../../native-build';
 
 /** native/build/hybrid.node: the hybrid scorer's loops (native/src/hybrid.c). */
-interface DotsKernel {
+interface HybridKernel {
   dots(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void;
   addRows(out: Float64Array, matrix: Float32Array, width: number, seeds: Int32Array, cand: Int32Array, count: number): void;
 }
 
-function isDotsKernel(value: unknown): value is DotsKernel {
-  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>).dots === 'function'
-    && typeof (value as Record<string, unknown>).addRows === 'function';
-}
-
-let kernel: DotsKernel | undefined;
-
-function dotsKernel(): DotsKernel {
-  if (kernel === undefined) {
-    const loaded = loadNativeBuild('hybrid.node');
-    if (!isDotsKernel(loaded)) throw new Error('native/build/hybrid.node is missing: build it with `make native`');
-    kernel = loaded;
-  }
-  return kernel;
-}
+const hybridKernel = nativeKernel<HybridKernel>('hybrid.node', ['dots', 'addRows']);
 
 /**
  * out[q] = Σ_a x[a] · rows[cand[q] · dim + a] for q < count, each sum in double precision in the order of a, so the
@@ -28,7 +14,7 @@ function dotsKernel(): DotsKernel {
  * hybrid recommendation's pool-thread time (docs/decisions/throughput.md).
  */
 export function dotsInto(out: Float64Array, x: Float64Array, rows: Float32Array, dim: number, cand: Int32Array, count: number): void {
-  dotsKernel().dots(out, x, rows, dim, cand, count);
+  hybridKernel().dots(out, x, rows, dim, cand, count);
 }
 
 /**
@@ -37,5 +23,5 @@ export function dotsInto(out: Float64Array, x: Float64Array, rows: Float32Array,
  * precision as the JavaScript loop summed them; half of what was left of the scorer's time in V8.
  */
 export function addRowsInto(out: Float64Array, matrix: Float32Array, width: number, seeds: Int32Array, cand: Int32Array, count: number): void {
-  dotsKernel().addRows(out, matrix, width, seeds, cand, count);
+  hybridKernel().addRows(out, matrix, width, seeds, cand, count);
 }
