@@ -35,11 +35,14 @@ const DEBIAN_MAX_DOCS = Number(process.env.BENCH_DEBIAN_MAX_DOCS ?? Infinity);
 
 const call = apiCaller(KEY);
 
-/** Posts every document into `key` and waits until the last one is its own nearest neighbour. */
-async function ingest(base: string, key: string, train: NewsgroupPost[]): Promise<void> {
+/**
+ * Posts every document into `key` and waits until the last one is its own nearest neighbour; `settle`: and for a
+ * scheduled refit after it (only a server started with SETTLE_REFIT_CRON has one).
+ */
+async function ingest(base: string, key: string, train: NewsgroupPost[], settle: boolean): Promise<void> {
   const post = apiCaller(key);
   await inParallel(train, 32, (p) => post(`${base}/documents/${p.id}`, 'POST', { text: p.text }));
-  await waitIndexed(base, key, train[train.length - 1]!);
+  await waitIndexed(base, key, train[train.length - 1]!, settle);
 }
 
 /** Scheduled refits every few seconds (node-cron, seconds field): with BENCH_SETTLE=1 the queries wait for one after the last write. */
@@ -52,14 +55,14 @@ const SETTLE = process.env.BENCH_SETTLE === '1';
  * machine's speed (without it, precision depends on which growth refit has landed when the queries start:
  * 0.57–0.69 across runs of one build).
  */
-async function waitIndexed(base: string, key: string, last: NewsgroupPost): Promise<void> {
+async function waitIndexed(base: string, key: string, last: NewsgroupPost, settle = SETTLE): Promise<void> {
   const post = apiCaller(key);
   for (;;) {
     const hits = await post(`${base}/documents/similar-to-text`, 'POST', { text: last.text, number: 1 }) as Array<{ id: string }>;
     if (hits[0]?.id === last.id) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  if (!SETTLE) return;
+  if (!settle) return;
   const refitting = async () => ((await (await fetch(`${base}/healthz`)).json()) as { indexing: Array<{ refitting: boolean }> }).indexing.some((e) => e.refitting);
   while (await refitting()) await new Promise((r) => setTimeout(r, 200));
   while (!(await refitting())) await new Promise((r) => setTimeout(r, 200));
@@ -137,7 +140,7 @@ async function newsgroups20(): Promise<CorpusRow> {
     for (const [i, size] of SWEEP.entries()) {
       const sample = evenSample(train, size);
       const queries = evenSample(test, SWEEP_QUERIES);
-      await ingest(base, sweepKeys[i]!, sample);
+      await ingest(base, sweepKeys[i]!, sample, SETTLE);
       const k = await kindredPrecision(base, sweepKeys[i]!, sample, queries);
       sweep.push({ docs: sample.length, queries: queries.length, kindred: k.precision, baselines: await baselines(sample, queries) });
     }
@@ -233,7 +236,8 @@ async function measureSplit(split: CorpusSplit): Promise<CorpusRow> {
     const started = Date.now();
     const first = await startKindred(key, { KINDRED_REFIT_GROWTH: '1.3' }, { keepDataDir: dataDir });
     try {
-      await ingest(first.base, key, split.train);
+      // no refit schedule here: the restart below fits the model on every document, BENCH_SETTLE or not
+      await ingest(first.base, key, split.train, false);
     } finally {
       await stopped(first);
     }

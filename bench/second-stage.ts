@@ -9,6 +9,7 @@
  *   BENCH_CORPORA=20ng,reuters,debian-de,debian-de-en   (default: 20ng, reuters and each Debian language with its twin)
  *   BENCH_CANDIDATES=100,200,400,800  BENCH_QUERIES=2000  BENCH_VARIANTS=0 (candidate counts only)
  *   BENCH_VARIANT_CANDIDATES=100,200   (the candidate counts each variant of VARIANT_BLENDS and MODEL_VARIANTS runs at)
+ *   BENCH_DEBIAN_MAX_DOCS=14000   (the first N of each Debian set's seeded shuffle, before its split, as bench:quality's)
  */
 import os from 'node:os';
 import {
@@ -286,6 +287,44 @@ function withBigrams(cap: number, weight: number): (e: Embedded) => { train: Spa
   };
 }
 
+/** Each train row's mean dense cosine with its `k` nearest other train rows (cached per embedding and k). */
+const radiusCache = new WeakMap<Embedded, Map<number, Float32Array>>();
+
+function neighbourhoodRadius(e: Embedded, k: number): Float32Array {
+  let byK = radiusCache.get(e);
+  if (!byK) radiusCache.set(e, (byK = new Map()));
+  const cached = byK.get(k);
+  if (cached) return cached;
+  const dim = e.model.dim;
+  const vectors = e.train.vectors;
+  const radius = new Float32Array(vectors.length / dim);
+  radius.forEach((_r, r) => {
+    const best = denseTopK(vectors, dim, vectors.subarray(r * dim, (r + 1) * dim), k + 1).filter((x) => x !== r).slice(0, k);
+    radius[r] = best.reduce((s, x) => s + dot(vectors, x * dim, vectors.subarray(r * dim, (r + 1) * dim), dim), 0) / Math.max(1, best.length);
+  });
+  byK.set(k, radius);
+  return radius;
+}
+
+/**
+ * Hubness reduction (CSLS-like): the service's scores (or the dense score alone when `dense`) less β times each
+ * candidate's neighbourhood radius (mean dense cosine with its k nearest train rows): documents near everything
+ * ("hubs") rank lower. The radius is a per-document constant, computable at index time.
+ */
+function hubnessCorrected(k: number, beta: number, denseOnlyScores = false): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const radius = neighbourhoodRadius(e, k);
+    const scores = denseOnlyScores
+      ? Float32Array.from(rows, (_r, i) => c.dense[i]!)
+      : rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+        ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
+      });
+    const corrected = Float32Array.from(scores, (s, i) => s - beta * radius[rows[i]!]!);
+    return rankByScore(corrected).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
 /** Models fitted otherwise (the second stage with the default weights). */
 const MODEL_VARIANTS: Record<string, FitOptions & { center?: boolean }> = {
   'd128': { dim: 128 },
@@ -353,6 +392,11 @@ const VARIANT_REORDERS: Record<string, Reorder> = {
   'alpha-QE (k 5, α 1) as the μ term': alphaQueryExpansion(5, 1),
   'alpha-QE (k 20, α 3), μ 3': alphaQueryExpansion(20, 3, 3),
   'alpha-QE (k 40, α 3), μ 2': alphaQueryExpansion(40, 3, 2),
+  'hubness: service − 0.05 · radius (k 10)': hubnessCorrected(10, 0.05),
+  'hubness: service − 0.1 · radius (k 10)': hubnessCorrected(10, 0.1),
+  'hubness: service − 0.2 · radius (k 10)': hubnessCorrected(10, 0.2),
+  'hubness: dense − 0.5 · radius (k 10)': hubnessCorrected(10, 0.5, true),
+  'hubness: dense − 1 · radius (k 10), CSLS': hubnessCorrected(10, 1, true),
   'diffusion over the best 100 (k 10, β 0.5)': diffusion(100, 10, 0.5),
   'diffusion over the best 50 (k 5, β 0.3)': diffusion(50, 5, 0.3),
 };
@@ -395,7 +439,7 @@ function splitsOf(names: readonly string[]): CorpusSplit[] {
     else {
       const m = /^debian-([a-z]+)(-en)?$/.exec(name);
       if (!m) throw new Error(`unknown corpus ${name}`);
-      const twins = debianTwins(m[1]!);
+      const twins = debianTwins(m[1]!, 1000, Number(process.env.BENCH_DEBIAN_MAX_DOCS ?? Infinity));
       out.push(m[2] ? twins.english : twins.translated);
     }
   }

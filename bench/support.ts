@@ -167,6 +167,11 @@ export async function startKindred(key: string, env: Record<string, string> = {}
     process.stderr.write(chunk);
     if (stderr.length < 100) stderr.push(...chunk.toString().split('\n'));
   });
+  let stopping = false;
+  // A server that dies mid-run otherwise shows only as the client's "fetch failed" (its log goes to the ignored stdout).
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`kindred server (pid ${child.pid}) exited unasked: code ${code}, signal ${signal}`);
+  });
   const base = `http://127.0.0.1:${port}`;
   // A kept directory may hold a large corpus whose indexes are built before the server reports healthy.
   await waitForHealth(base, keepDataDir ? 60 * 60_000 : 60_000);
@@ -175,6 +180,7 @@ export async function startKindred(key: string, env: Record<string, string> = {}
     child,
     inspectorUrl: stderr.map((l) => /Debugger listening on (ws:\/\/\S+)/.exec(l)?.[1]).find(Boolean),
     stop() {
+      stopping = true;
       // The server writes its last snapshot while stopping: remove the directory once it has exited.
       child.once('exit', () => {
         if (!keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });

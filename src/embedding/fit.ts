@@ -69,6 +69,14 @@ export const LONG_TEXT_WEIGHTING: TermWeighting = 'log-entropy';
 export const SHORT_TEXT_SINGULAR_VALUE_EXPONENT = 1;
 export const LONG_TEXT_SINGULAR_VALUE_EXPONENT = 0.5;
 
+/**
+ * Power iterations of the randomized SVD for keys with the second stage (1 elsewhere): the one-iteration SVD is
+ * noisy on long texts' flat spectra; 4 measured above it on 20NG and Reuters, below it on the dense-only Debian
+ * descriptions, at about twice the SVD's time (docs/decisions/embedding.md, "SVD power iterations for long texts").
+ */
+export const LONG_TEXT_POWER_ITERATIONS = 4;
+export const DEFAULT_POWER_ITERATIONS = 1;
+
 function denseOnlyDimensions(documents: number): number {
   return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
 }
@@ -174,10 +182,11 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
   const singularValueExponent = options.singularValueExponent ?? (shortTexts ? SHORT_TEXT_SINGULAR_VALUE_EXPONENT : LONG_TEXT_SINGULAR_VALUE_EXPONENT);
+  const powerIterations = options.powerIterations ?? (secondStage ? LONG_TEXT_POWER_ITERATIONS : DEFAULT_POWER_ITERATIONS);
   const checkMs = performance.now() - started;
-  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent });
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent, powerIterations });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, powerIterations, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
@@ -188,7 +197,8 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
 /** The model with its shape, and an id that covers how queries use it (a new shape is a new generation). */
 function withShape(model: LsaModel, shape: ModelShape): LsaModel {
   const decision = JSON.stringify({
-    dim: shape.dim, weighting: shape.weighting, singularValueExponent: shape.singularValueExponent, secondStage: shape.secondStage, candidates: shape.candidates, weights: shape.weights,
+    dim: shape.dim, weighting: shape.weighting, singularValueExponent: shape.singularValueExponent, powerIterations: shape.powerIterations, secondStage: shape.secondStage,
+    candidates: shape.candidates, weights: shape.weights,
   });
   const id = contentId('lsa', [model.language, model.vocabulary.arrays.chars, model.vocabulary.arrays.starts, model.idf, model.projection, decision]);
   return { ...model, id, shape };
@@ -205,7 +215,7 @@ function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: s
   const dim = Math.max(1, Math.min(options.dim ?? lsaDimensions(fittedDocs), docs.length, stats.terms.length));
   const sample = evenSample(docs, options.maxSvdDocs ?? 30_000);
   const matrix = tfidfMatrix(stats, sample);
-  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? 1, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
+  const svd = randomizedSvd(matrix, dim, { powerIterations: options.powerIterations ?? DEFAULT_POWER_ITERATIONS, oversample: options.oversample ?? 10, seed: options.seed ?? 1 });
   const nTerms = stats.terms.length;
   const projection = new Float32Array(nTerms * dim);
   const singularValues = new Float32Array(dim);

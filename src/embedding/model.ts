@@ -78,6 +78,8 @@ export interface ModelShape {
    * the shape check's choice for short texts), 0.5 is σ^-0.5 (longer texts); absent (models from before): 0.5
    */
   readonly singularValueExponent?: number;
+  /** power iterations of the randomized SVD the projection was fitted with (the check's choice); absent (models from before): 1 */
+  readonly powerIterations?: number;
   readonly secondStage: boolean;
   readonly candidates: number;
   readonly weights: SecondStageWeights;

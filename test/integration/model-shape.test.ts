@@ -10,6 +10,7 @@ interface Shape {
   dim: number;
   weighting: string;
   singularValueExponent?: number;
+  powerIterations?: number;
   secondStage: boolean;
   candidates: number;
   check?: { method: string; documents: number; medianTerms: number; longTextTerms: number; checkMs: number; fitMs: number };
@@ -75,13 +76,15 @@ describe('model shape chosen per key (issue 32)', function () {
     assert.equal(short.model!.shape.weighting, 'sublinear-tfidf');
     assert.equal(long.model!.shape.singularValueExponent, 0.5, 'long texts: σ^-0.5, as the second stage was tuned');
     assert.equal(short.model!.shape.singularValueExponent, 1, 'short texts: textbook LSA, σ unscaled');
+    assert.equal(long.model!.shape.powerIterations, 4, 'long texts: the SVD settled by 4 power iterations');
+    assert.equal(short.model!.shape.powerIterations, 1);
     assert.ok(short.model!.shape.check!.medianTerms < short.model!.shape.check!.longTextTerms, JSON.stringify(short.model));
     assert.equal(short.model!.shape.secondStage, false);
 
     // `kindred eval` reads the same figures from /healthz and prints the choice.
     const evalLines = await Promise.all(['long-key', 'short-key'].map(async (key) => describeContentModel(await contentModelOf(new KindredClient(server.url, key), key))));
-    assert.match(evalLines[0]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates\), projection log-entropy σ\^-0\.5; chosen by the key's documents: median \d+ terms/);
-    assert.match(evalLines[1]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0; chosen by the key's documents: median \d+ terms/);
+    assert.match(evalLines[0]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates\), projection log-entropy σ\^-0\.5, SVD 4 power iterations; chosen by the key's documents: median \d+ terms/);
+    assert.match(evalLines[1]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0, SVD 1 power iterations; chosen by the key's documents: median \d+ terms/);
 
     // Both find the document itself among the first three, whichever shape they run.
     for (const [key, text, id] of [['long-key', posts[7]!.text, posts[7]!.id], ['short-key', posts[7]!.text.split(/\s+/).slice(0, 12).join(' '), posts[7]!.id]] as const) {

@@ -91,6 +91,12 @@ describe('embedding/lsa model', () => {
     assert.ok(long.shape!.check!.medianTerms >= long.shape!.check!.longTextTerms, JSON.stringify(long.shape));
     assert.equal(short.shape!.singularValueExponent, 1);
     assert.equal(long.shape!.singularValueExponent, 0.5);
+    // 120 documents: too few for the second stage, so long texts too keep the one-iteration SVD (4 with it: model-shape.test)
+    assert.equal(short.shape!.powerIterations, 1);
+    assert.equal(long.shape!.powerIterations, 1);
+    const settled = fitLsa(shortTexts, { powerIterations: 4 });
+    assert.equal(settled.shape!.powerIterations, 4);
+    assert.notEqual(settled.id, short.id, 'the iterations are part of the id');
     assert.equal(fitLsa(shortTexts, { dim: 8 }).shape!.singularValueExponent, undefined, 'dimensions asked for: the size rule, σ^-0.5');
     // The same fit with σ^-0.5 asked for: the same singular vectors, column j scaled by σⱼ^-0.5, and another id.
     const scaled = fitLsa(shortTexts, { singularValueExponent: 0.5 });
