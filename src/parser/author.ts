@@ -239,11 +239,11 @@ const SHORT_DATE = '\\d{1,2}\\.\\d{1,2}\\.(?:\\d{4}|\\d{2})';
 const SURNAME = new RegExp(`^\\s+${NAME_WORD}(?:\\s+${NAME_WORD})?$`, 'u');
 /** What opens a line naming the author: "Von", "Text von", "Gespeichert von", "Autoren", "Redaktion:", after a date or not. */
 const AUTHOR_LINE_LABEL = new RegExp(
-  `^(?:${SHORT_DATE}\\s*[-–|,]?\\s*)?(?:(?:(?:text|blog\\s*beitrag|beitrag|artikel|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)|autor(?:in|en)?:?|verfasser(?:in)?:?|redaktion:|text:|authors?:?)\\s+`,
+  `^(?:${SHORT_DATE}\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
   'iu',
 );
-/** The names after the label, then perhaps " am <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
-const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*\\([^)]*\\))?$`, 'u');
+/** The names after the label, then perhaps " am <date>", "| <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
+const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\))?$`, 'u');
 /** A date and a name: "11.12.2019 - Jane Doe". */
 const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
 
