@@ -20,7 +20,7 @@ const BYLINE_DATE = new RegExp(
 );
 
 const AUTHOR_PREFIX =
-  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion(?=\s*[:：])|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
+  /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|publiée?\s+par|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion(?=\s*[:：])|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
 const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
 const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
@@ -32,7 +32,14 @@ const INSTITUTION =
 const ORGANISATION = new RegExp(`${COMPANY.source}|${INSTITUTION.source}`, 'iu');
 /** A picture credit is not the article's author ("Photo by Jane Doe on Unsplash", "Foto: Jane Doe"). */
 const PICTURE_CREDIT = /^(?:photos?|fotos?|bild(?:er)?|images?|illustrations?|credits?|grafik)\b(?!\s*(?:und|and|&|\/))/iu;
-const NOT_A_NAME = /^(?:by|von|par|por|am|on|admin|administrator|wordpressadmin|redaktion|editor|editorial|staff|team|autor|author|anonymous|unknown|guest|gast|veröffentlicht(?:\s+am)?|publiziert(?:\s+am)?|posted(?:\s+on)?|published(?:\s+on)?)$/iu;
+const NOT_A_NAME =
+  /^(?:by|von|par|por|am|on|admin|administrator|wordpressadmin|editor|editorial|staff|team|autor|author|no\s+author|anonymous|unknown|guest|gast|follow|folgen|veröffentlicht(?:\s+am)?|publiziert(?:\s+am)?|posted(?:\s+on)?|published(?:\s+on)?|min|sek|std|(?:mon|tues|wednes|thurs|fri|satur|sun)day|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\.?$/iu;
+/** Words of a page's status line or profile link, not of a name ("Zuletzt geändert am:", "Afficher mon profil complet"). */
+const STATUS_WORDS = /\b(?:veröffentlicht|aktualisiert|geändert|zuletzt|stand|uhr|updated|modified|published|posted|kommentare?|comments?|profile?|profil)\b/iu;
+/** An author label inside a line of post data ("Datum: 19.11.2021 Autor: Jane Doe"): the name follows it. */
+const INNER_AUTHOR_LABEL = /(?:^|\s|\p{Ll}|\d)(?:autor(?:in)?|author|verfasser(?:in)?|auteur)\s*:\s*/iu;
+/** A label glued after the name in post data ("Jane DoeQuelle: Site"): the name ends before it. */
+const GLUED_LABEL = /(?<=\p{Ll})(?:Quelle|Source|Fuente|Datum|Date|Foto|Bild|Photo)\s*:.*$/u;
 
 const squashName = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
@@ -58,6 +65,9 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   let text = normaliseSpace(raw).replace(/\s+@[\p{L}\d_.]+(?:\s*[-–|])?$/u, '');
   if (/^https?:\/\//i.test(text) || /@|\[at\]/i.test(text) || PICTURE_CREDIT.test(text)) return null;
   // bylines often carry the date ("By Jane Doe March 25, 2015 3:46 PM"); keep the name, drop a byline that is only a date
+  const inner = text.match(INNER_AUTHOR_LABEL);
+  if (inner && (inner.index ?? 0) > 0) text = text.slice((inner.index ?? 0) + inner[0].length);
+  text = text.replace(GLUED_LABEL, '');
   text = normaliseSpace(text.replace(BYLINE_DATE, ' ')).replace(/^[\s,|·•-]+|[\s,|·•-]+$/g, '');
   // "AuthorJane Doe", "Veröffentlicht vonJane Doe": a label glued to the name
   text = text.replace(/^(Author|Autor|Veröffentlicht von|Posted by|Written by|Show all articles of|Alle Artikel von)(?=\p{Lu})/iu, '$1 ');
@@ -80,7 +90,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   }
   if (!text || text.length > 80 || !(leniency.initials ? /\p{L}{2}|\p{Lu}\.\s*\p{Lu}\./u : /\p{L}{3}/u).test(text) || NOT_A_NAME.test(text) || COMPANY.test(text) || (!leniency.organisations && INSTITUTION.test(text))) return null;
   if (/\d/.test(text) && /\s/.test(text)) return null;
-  if (/\b(?:veröffentlicht|aktualisiert|stand|uhr|updated|published|posted|kommentare?|comments?)\b/iu.test(text)) return null;
+  if (STATUS_WORDS.test(text)) return null;
   if (text.split(/\s+/).length > 8) return null;
   const squashed = squashName(text);
   if (siteNames.some((name) => squashName(name) === squashed || (squashed.length >= 4 && squashName(name).includes(squashed)))) return null;
@@ -185,10 +195,9 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     jsonLd?.organisation ? jsonLd.name : null,
   ];
   for (const leniency of PASSES) {
-    for (const candidate of candidates) {
-      const author = cleanAuthor(candidate, siteNames, leniency);
-      if (author) return author;
-    }
+    const cleaned = candidates.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
+    const first = cleaned.findIndex((author) => !!author);
+    if (first >= 0) return fullerForm(cleaned[first]!, cleaned.slice(first + 1));
   }
   // last resorts: a "by Name" line or a JSON-LD Person; a personal site's name ("Jane Doe's blog"); a copyright line's name
   const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
@@ -201,6 +210,23 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
   return '';
 }
 
+/** Letters only, without case or accents: "gabor_munier" and "Gàbor Muniér" spell the same name. */
+const spelling = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * A one-word author as another candidate writes it more fully: a user name spelt out as a name
+ * ("arianschlichenmayer" → "Arian Schlichenmayer"), a first name with its surname ("Todd" → "Todd Bates").
+ */
+function fullerForm(author: string, others: readonly (string | null)[]): string {
+  if (/\s/.test(author)) return author;
+  const key = spelling(author);
+  for (const other of others) {
+    if (!other || other.length <= author.length || !/\s/.test(other)) continue;
+    if (spelling(other) === key || (other.startsWith(author) && SURNAME.test(other.slice(author.length)))) return other;
+  }
+  return author;
+}
+
 /** Two to four capitalised words of letters: what a person's name looks like in most scripts that have case. */
 const PERSON_NAME = /^\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:von|van|de|der|den|zu|di|da|le|la)\s+)?\p{Lu}[\p{L}'’.-]*){1,3}$/u;
 
@@ -209,13 +235,15 @@ const NAME_WORD = "\\p{Lu}(?:[\\p{L}'’-]+|\\.)";
 const NAME = `${NAME_WORD}(?:\\s+(?:(?:von|van|de|der|den|zu|di|da|del|le|la)\\s+)?${NAME_WORD}){0,3}`;
 const NAMES = `${NAME}(?:\\s*(?:,|und|and|&|et|y)\\s+${NAME})*`;
 const SHORT_DATE = '\\d{1,2}\\.\\d{1,2}\\.(?:\\d{4}|\\d{2})';
+/** What may follow a first name to make it a full name: one or two name words ("Todd" + " Bates"). */
+const SURNAME = new RegExp(`^\\s+${NAME_WORD}(?:\\s+${NAME_WORD})?$`, 'u');
 /** What opens a line naming the author: "Von", "Text von", "Gespeichert von", "Autoren", "Redaktion:", after a date or not. */
 const AUTHOR_LINE_LABEL = new RegExp(
-  `^(?:${SHORT_DATE}\\s*[-–|,]?\\s*)?(?:(?:(?:text|blog\\s*beitrag|beitrag|artikel|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)|autor(?:in|en)?:?|verfasser(?:in)?:?|redaktion:|text:|authors?:?)\\s+`,
+  `^(?:${SHORT_DATE}\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
   'iu',
 );
-/** The names after the label, then perhaps " am <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
-const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*\\([^)]*\\))?$`, 'u');
+/** The names after the label, then perhaps " am <date>", "| <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
+const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\))?$`, 'u');
 /** A date and a name: "11.12.2019 - Jane Doe". */
 const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
 

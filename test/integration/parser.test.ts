@@ -245,6 +245,51 @@ ${'<p>Supermarkets now track shoppers through their phones, their cards and thei
 <span class="byline">By Staff Writer</span>${'<p>Supermarkets now track shoppers through their phones, their cards and their faces, and the data ends up with the same brokers that sell web analytics.</p>'.repeat(3)}</article></body></html>`,
     author: 'Staff Writer',
   },
+  // an editorial team's byline "Von Redaktion" and nothing else: the team is the author (no person, not the site)
+  '/meta5/redaktion': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta property="og:site_name" content="Wohnen Heute"></head><body><article>
+<h1>Alte Möbel, neues Leben</h1><span class="td-post-author-name">Von Redaktion -</span>${PROSE.de}</article></body></html>`,
+    author: 'Redaktion',
+  },
+  // JSON-LD names the author by a user name; the page's byline writes the same name out
+  '/meta5/user-name': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title>
+<script type="application/ld+json">{"@type":"Article","headline":"Alte Möbel, neues Leben","author":{"@type":"Person","name":"arianschlichenmayer"}}</script>
+</head><body><article><h1>Alte Möbel, neues Leben</h1><span class="byline">von Arian Schlichenmayer</span>${PROSE.de}</article></body></html>`,
+    author: 'Arian Schlichenmayer',
+  },
+  // a first name in the metadata, the full name in the byline
+  '/meta5/first-name': {
+    html: `<!doctype html><html lang="en"><head><title>Web analytics are leaking into meatspace</title><meta name="author" content="Todd"></head><body><article>
+<h1>Web analytics are leaking into meatspace</h1><p class="byline">By Todd Bates</p>
+${'<p>Supermarkets now track shoppers through their phones, their cards and their faces, and the data ends up with the same brokers that sell web analytics.</p>'.repeat(3)}</article></body></html>`,
+    author: 'Todd Bates',
+  },
+  // a line of post data: the name after its label, before the next label glued to it
+  '/meta5/post-data': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<div class="article-author-date"><span class="label">Datum:</span> 19.11.2021<br><span class="label">Autor:</span> Fritz Imhof<br><span class="label">Quelle:</span> Wohnen Heute<br></div>
+${PROSE.de}</article></body></html>`,
+    author: 'Fritz Imhof',
+  },
+  // a labelled line as French typography writes it, a space before the colon
+  '/meta5/auteur': {
+    html: `<!doctype html><html lang="fr"><head><title>La rivière a débordé dans la nuit</title><meta name="author" content="Radio du Nord (www.radionord.fr)"></head><body>
+<article><h1>La rivière a débordé dans la nuit</h1>${PROSE.fr}<div class="longText"><p>Auteur : Claire Dubois </p><p>Édition : M. Martin</p></div></article></body></html>`,
+    author: 'Claire Dubois',
+  },
+  // "Ein Artikel von" and the date after a bar
+  '/meta5/ein-artikel-von': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<div class="metaInfo">Ein Artikel von <strong>Pamela Sladky</strong> | 27.01.2022 - 12:45</div>${PROSE.de}</article></body></html>`,
+    author: 'Pamela Sladky',
+  },
+  // a byline that is only a weekday and a date names no one
+  '/meta5/weekday': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<span class="byline">Donnerstag, 4. November 2021</span>${PROSE.de}</article></body></html>`,
+    author: '',
+  },
 };
 for (const [path, page] of Object.entries(HEADLINE_PAGES)) METADATA_PAGES[path] = page.html;
 
