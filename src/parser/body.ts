@@ -1,5 +1,5 @@
 import { furnitureContainers } from './containers';
-import { normaliseSpace, paragraphsOf } from './text';
+import { endsLikeSentence, normaliseSpace, paragraphsOf } from './text';
 
 /**
  * The body's fallback chain (issue 30). Candidates: Readability's article (Kindred's clean-up around it),
@@ -97,10 +97,28 @@ export function baselineParagraphs(blocks: readonly PageBlock[]): string[] {
 /** A block Readability should not have left out: long prose with almost no links. */
 const isLongProse = (block: PageBlock): boolean => isProseBlock(block) && block.length >= 120 && block.linkLength / block.length < 0.1;
 
+/** The headline's lead: a block at most this many blocks after the page's h1 and before the article. */
+const LEAD_WINDOW = 20;
+const LEAD_MIN = 80;
+/** A lead paragraph this long needs no sentence's end (a standfirst cut off by a "more" link). */
+const LEAD_ANY_END = 100;
+
+/**
+ * A standfirst between the page's headline and the article: prose (80 characters or more, a sentence's end
+ * unless 100 or more, a tenth of it in links at most), not a caption, not in a container named as furniture,
+ * not removed by clean-up. A page header is no obstacle: publishers put the lead beside the h1 in it.
+ */
+function leadParagraphs(block: PageBlock): string[] {
+  if (block.removed || block.tag === 'FIGCAPTION' || block.furnitureContainers.length > 0) return [];
+  if (block.linkLength / block.length > 0.1) return [];
+  return block.paragraphs.filter((p) => p.length >= LEAD_MIN && (p.length >= LEAD_ANY_END || endsLikeSentence(p)));
+}
+
 /**
  * Readability's article completed from the page's blocks: long prose blocks just before its first block
- * (one other block may sit between them, a heading or a picture credit), and those between its first and
- * last block that it dropped, each put back in page order. Removed furniture stops the walk back.
+ * (one other block may sit between them, a heading or a picture credit), the lead between the page's
+ * headline (an h1 shortly before the article) and the article, and those between its first and last block
+ * that it dropped, each put back in page order. Removed furniture stops the walk back.
  */
 export function completeArticle(readability: string[], blocks: readonly PageBlock[]): string[] {
   const articleText = readability.join('\n');
@@ -108,14 +126,25 @@ export function completeArticle(readability: string[], blocks: readonly PageBloc
   const first = inArticle.indexOf(true);
   const last = inArticle.lastIndexOf(true);
   if (first < 0) return readability;
-  const before: string[] = [];
+  const before = new Map<number, string[]>();
   let gap = 0;
   for (let i = first - 1; i >= 0; i--) {
     const block = blocks[i];
     if (isLongProse(block)) {
-      before.unshift(...block.paragraphs);
+      before.set(i, block.paragraphs);
       gap = 0;
     } else if (block.furniture || block.removed || ++gap > 1) break;
+  }
+  let headline = -1;
+  for (let i = first - 1; i >= Math.max(0, first - LEAD_WINDOW); i--) {
+    if (blocks[i].tag === 'H1') {
+      headline = i;
+      break;
+    }
+  }
+  for (let i = headline + 1; headline >= 0 && i < first; i++) {
+    const lead = before.has(i) ? [] : leadParagraphs(blocks[i]).filter((p) => !articleText.includes(p));
+    if (lead.length > 0) before.set(i, lead);
   }
   // a dropped block goes back after the article's paragraph that precedes it in the page
   const after = new Map<string, string[]>();
@@ -125,7 +154,7 @@ export function completeArticle(readability: string[], blocks: readonly PageBloc
     if (inArticle[i]) anchor = block.paragraphs[block.paragraphs.length - 1];
     else if (isLongProse(block)) after.set(anchor, [...(after.get(anchor) ?? []), ...block.paragraphs]);
   }
-  const completed = [...before];
+  const completed = [...before.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, paragraphs]) => paragraphs);
   for (const paragraph of readability) {
     completed.push(paragraph);
     const dropped = after.get(paragraph);

@@ -1,4 +1,5 @@
 import type { LineOrigin } from './origins';
+import { endsLikeSentence } from './text';
 
 /**
  * Lines of the chosen body that stray outside the article (issue 30, fourth pass). The article's container is
@@ -14,7 +15,6 @@ import type { LineOrigin } from './origins';
 
 const MAIN_SHARE = 0.5;
 const LONG_PARAGRAPH = 150;
-const SENTENCE_END = /[.!?…"“”»)]$/u;
 const ALL_LINKS = 0.9;
 const LAST_LINES = 3;
 
@@ -53,7 +53,7 @@ export function dropStrayLines(lines: string[], origins: ReadonlyMap<string, Lin
   const firstText = lines.findIndex((_line, i) => !allLinks(i));
   return lines.filter((line, i) => {
     if (!located[i]) return true;
-    if (!inside[i] && lastLong >= 0 && i > lastInside && i > lastLong && !SENTENCE_END.test(line)) return false;
+    if (!inside[i] && lastLong >= 0 && i > lastInside && i > lastLong && !endsLikeSentence(line)) return false;
     return !(i >= lines.length - LAST_LINES && allLinks(i) && firstText >= 0 && i > firstText);
   });
 }

@@ -15,6 +15,11 @@ export function normaliseSpace(text: string): string {
   return text.replace(/[\s\u00a0\u200b\ufeff]+/g, ' ').trim();
 }
 
+const SENTENCE_END = /[.!?…"“”»)]$/u;
+
+/** The text ends as a sentence does (. ! ? … a closing quote or parenthesis), in any language written with these marks. */
+export const endsLikeSentence = (text: string): boolean => SENTENCE_END.test(text);
+
 /** A paragraph of text and the innermost block (or table cell) that holds its first words. */
 export interface HeldParagraph {
   text: string;

@@ -128,6 +128,46 @@ const STRAY: Record<string, string> = {
   ),
 };
 
+/**
+ * A news page whose standfirst sits beside the headline in the page's <header>, outside the article's container
+ * (issue 30, fifth pass); the header also holds a picture credit and a linked teaser, which stay out.
+ */
+const leadPage = (lang: string, headline: string, lead: string, credit: string, teaser: string, paragraphs: string[]): string =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${headline}</title></head><body>
+<nav><a href="/">Start</a></nav>
+<header class="article-head"><h1>${headline}</h1><p class="standfirst">${lead}</p>
+<figure><img src="/bild.jpg" alt=""><figcaption>${credit}</figcaption></figure>
+<p class="more"><a href="/other">${teaser}</a></p></header>
+<div class="article-body">${paragraphs.map((paragraph) => `<p>${paragraph}</p>`).join('\n')}</div>
+<footer>Impressum</footer></body></html>`;
+
+const LEAD: Record<string, string> = {
+  '/lead/de': leadPage(
+    'de',
+    'Stadtbibliothek öffnet am Sonntag',
+    'Ab März können Leserinnen und Leser auch am Sonntag Bücher ausleihen, zunächst für ein Jahr zur Probe.',
+    'Der Lesesaal im Erdgeschoss nach dem Umbau im vergangenen Herbst, aufgenommen von der Stadt',
+    'Weitere Nachrichten aus der Stadt und dem Umland finden Sie auf unserer Übersichtsseite hier',
+    [
+      prose('Die Stadtbibliothek hat am Dienstag angekündigt, dass sie ab März auch sonntags von elf bis siebzehn Uhr geöffnet sein wird.', 2),
+      prose('Möglich wird das durch ein neues Gesetz des Landes, das Bibliotheken am Sonntag ohne eigenes Personal an der Ausleihe erlaubt.', 2),
+      prose('Der Stadtrat will nach einem Jahr prüfen, wie viele Menschen das Angebot nutzen, und dann über eine dauerhafte Öffnung entscheiden.', 2),
+    ],
+  ),
+  '/lead/es': leadPage(
+    'es',
+    'La biblioteca abre los domingos',
+    'A partir de marzo los lectores podrán pedir libros prestados también los domingos, primero durante un año de prueba.',
+    'La sala de lectura de la planta baja tras la reforma del otoño pasado, en una imagen del ayuntamiento',
+    'Más noticias de la ciudad y de la comarca en nuestra página de portada, con todos los titulares',
+    [
+      prose('La biblioteca municipal anunció el martes que a partir de marzo abrirá también los domingos de once de la mañana a cinco de la tarde.', 2),
+      prose('Lo permite una nueva ley regional que autoriza a las bibliotecas a abrir los domingos sin personal propio en el mostrador de préstamo.', 2),
+      prose('El ayuntamiento revisará dentro de un año cuántas personas usan el servicio y decidirá entonces si la apertura será definitiva.', 2),
+    ],
+  ),
+};
+
 /** Metadata as pages really declare it (issue 30, third pass): each page in another language. */
 const PROSE = {
   fr: '<p>La rivière a débordé pendant la nuit et les habitants du village ont passé la matinée à nettoyer les rues, les caves et les jardins recouverts de boue.</p>'.repeat(3),
@@ -319,9 +359,9 @@ describe('article extraction service (/parser)', function () {
       } else if (req.url && METADATA_PAGES[req.url]) {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
         res.end(METADATA_PAGES[req.url]);
-      } else if (req.url && STRAY[req.url]) {
+      } else if (req.url && (STRAY[req.url] || LEAD[req.url])) {
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-        res.end(STRAY[req.url]);
+        res.end(STRAY[req.url] ?? LEAD[req.url]);
       } else if (req.url === '/missing') {
         res.writeHead(404, { 'Content-Type': 'text/html' });
         res.end('nope');
@@ -399,6 +439,17 @@ describe('article extraction service (/parser)', function () {
     assert.match(fr.body, /^La nouvelle piste cyclable/);
     assert.match(fr.body, /Des bancs et des arbres/);
     assert.doesNotMatch(fr.body, /avis de son autrice|Mairie du quartier|Tous les rendez-vous|nouveau parc/);
+  });
+
+  it('puts back the standfirst beside the headline outside the article, without the header’s caption or teaser, in German and Spanish (issue 30, fifth pass)', async () => {
+    const de = (await api.get(`/?url=${encodeURIComponent(`${base}/lead/de`)}`)).body;
+    assert.match(de.body, /^Ab März können Leserinnen und Leser auch am Sonntag Bücher ausleihen, zunächst für ein Jahr zur Probe\.\nDie Stadtbibliothek hat/);
+    assert.match(de.body, /dauerhafte Öffnung entscheiden/);
+    assert.doesNotMatch(de.body, /Lesesaal im Erdgeschoss|Weitere Nachrichten|Impressum/);
+    const es = (await api.get(`/?url=${encodeURIComponent(`${base}/lead/es`)}`)).body;
+    assert.match(es.body, /^A partir de marzo los lectores podrán pedir libros prestados también los domingos, primero durante un año de prueba\.\nLa biblioteca municipal anunció/);
+    assert.match(es.body, /si la apertura será definitiva/);
+    assert.doesNotMatch(es.body, /sala de lectura de la planta baja|Más noticias de la ciudad/);
   });
 
   it('reads title and date as pages declare them, in several languages (issue 30, third pass)', async () => {
