@@ -1,4 +1,4 @@
-// N-API addon: the hybrid scorer's loops over its shared arrays (src/models/hybrid/dots.ts), on the calling thread
+// N-API addon: the hybrid scorer's loops over its shared arrays (src/models/hybrid/scoring-kernel.ts), on the calling thread
 // (a pool thread). Both sum in double precision in the JavaScript loops' order, so their results are the same to
 // the bit: the file is built with -ffp-contract=off, so no multiply-add is fused.
 #include <stdint.h>

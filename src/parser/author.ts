@@ -211,7 +211,7 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
 }
 
 /** Letters only, without case or accents: "gabor_munier" and "Gàbor Muniér" spell the same name. */
-const spelling = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+const spelling = (text: string): string => squashName(text.normalize('NFD').replace(/\p{M}/gu, ''));
 
 /**
  * A one-word author as another candidate writes it more fully: a user name spelt out as a name

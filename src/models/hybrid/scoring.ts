@@ -1,4 +1,4 @@
-import { addRowsInto, dotsInto } from './dots';
+import { addRowsInto, dotsInto } from './scoring-kernel';
 import { topK } from './topk';
 
 /** Weights of the blended components; each component is standardised per query before weighting. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { addRowsInto, dotsInto } from '../../../src/models/hybrid/dots';
+import { addRowsInto, dotsInto } from '../../../src/models/hybrid/scoring-kernel';
 import { seededRandom } from '../../../src/random';
 
 /** The loop the native dot products replaced: one sum per candidate in doubles, in the order of the dimensions. */
@@ -11,7 +11,7 @@ function dotsInJs(out: Float64Array, x: Float64Array, rows: Float32Array, dim: n
   }
 }
 
-describe('models/hybrid/dots', () => {
+describe('models/hybrid/scoring-kernel', () => {
   const random = seededRandom(31);
   const dim = 37;
   const items = 500;
