@@ -79,42 +79,113 @@ static inline int offer(float *scores, int32_t *rows, int size, int k, float s, 
 /* Inner product of two vectors of n floats (n % 4 == 0). */
 float kv_dot(const float *a, const float *b, int n) { return dot(a, b, n); }
 
+/* (score sa, row ra) ranks before (sb, rb): the higher score, then the lower row (a total order: rows differ). */
+static inline int before(float sa, int32_t ra, float sb, int32_t rb) {
+  return sa > sb || (sa == sb && ra < rb);
+}
+
+/* Moves the k best of n pairs to the front, in no order (quickselect; n > k > 0). */
+static void select_best(float *scores, int32_t *rows, int n, int k) {
+  int lo = 0, hi = n - 1;
+  while (lo < hi) {
+    int mid = lo + ((hi - lo) >> 1);
+    float ps = scores[mid];
+    int32_t pr = rows[mid];
+    int i = lo, j = hi;
+    while (i <= j) {
+      while (before(scores[i], rows[i], ps, pr)) i++;
+      while (before(ps, pr, scores[j], rows[j])) j--;
+      if (i <= j) {
+        float ts = scores[i];
+        int32_t tr = rows[i];
+        scores[i] = scores[j];
+        rows[i++] = rows[j];
+        scores[j] = ts;
+        rows[j--] = tr;
+      }
+    }
+    if (k - 1 <= j) hi = j;
+    else if (k - 1 >= i) lo = i;
+    else break;
+  }
+}
+
+/* Scores every eligible row of [begin, end) and passes it to `take`; the word-at-a-time mask walk of both scans. */
+#define FOR_EACH_ELIGIBLE(base, stride, begin, end, q, alive, allow, take)                 \
+  do {                                                                                        \
+    int r = (begin);                                                                          \
+    while (r < (end)) {                                                                       \
+      int w = r >> 5;                                                                         \
+      uint32_t bits = (alive)[w];                                                             \
+      if (allow) bits &= (allow)[w];                                                          \
+      int word_end = (w + 1) << 5;                                                            \
+      if (word_end > (end)) word_end = (end);                                                 \
+      bits >>= (r & 31);                                                                      \
+      if (bits == 0xffffffffu >> (r & 31) && word_end - r == 32 - (r & 31)) {                 \
+        /* every row of this word is eligible: no per-row bit test */                         \
+        for (; r < word_end; r++) {                                                           \
+          float s = dot((base) + (intptr_t)r * (stride), (q), (stride));                      \
+          take;                                                                               \
+        }                                                                                     \
+        continue;                                                                             \
+      }                                                                                       \
+      while (bits != 0 && r < word_end) {                                                     \
+        int skip = __builtin_ctz(bits);                                                       \
+        r += skip;                                                                            \
+        bits >>= skip;                                                                        \
+        if (r >= word_end) break;                                                             \
+        float s = dot((base) + (intptr_t)r * (stride), (q), (stride));                        \
+        take;                                                                                 \
+        r++;                                                                                  \
+        bits >>= 1;                                                                           \
+      }                                                                                       \
+      r = word_end;                                                                           \
+    }                                                                                         \
+  } while (0)
+
 /*
- * Top-k of rows [begin, end) by inner product with q. Writes up to k (score, row)
- * pairs, unordered, to out_scores/out_rows and returns how many.
+ * Top-k of rows [begin, end) by inner product with q: the k best by score, ties to the lower row. Writes up to k
+ * (score, row) pairs, unordered, to out_scores/out_rows and returns how many. The outputs hold `cap` pairs: with
+ * room for 2k, rows that beat the k-th best so far are appended and the buffer cut back to its k best whenever it
+ * fills (a few quickselects per scan); with less, a heap of k (at k = 800 of 5,000 rows the heap's sifts cost as
+ * much as the dot products).
  */
 int kv_topk(const float *base, int stride, int begin, int end, const float *q,
-            const uint32_t *alive, const uint32_t *allow, int k,
+            const uint32_t *alive, const uint32_t *allow, int k, int cap,
             float *out_scores, int32_t *out_rows) {
-  int size = 0;
   if (k <= 0) return 0;
-  int r = begin;
-  while (r < end) {
-    int w = r >> 5;
-    uint32_t bits = alive[w];
-    if (allow) bits &= allow[w];
-    int word_end = (w + 1) << 5;
-    if (word_end > end) word_end = end;
-    bits >>= (r & 31);
-    if (bits == 0xffffffffu >> (r & 31) && word_end - r == 32 - (r & 31)) {
-      /* every row of this word is eligible: no per-row bit test */
-      for (; r < word_end; r++) {
-        float s = dot(base + (intptr_t)r * stride, q, stride);
-        size = offer(out_scores, out_rows, size, k, s, r);
+  int size = 0;
+  if (cap < 2 * k) {
+    FOR_EACH_ELIGIBLE(base, stride, begin, end, q, alive, allow,
+                      size = offer(out_scores, out_rows, size, k, s, r));
+    return size;
+  }
+  /* the k-th best of the pairs kept at the last cut: a row must rank before it to matter */
+  int cut = 0;
+  float worst_score = 0;
+  int32_t worst_row = 0;
+  FOR_EACH_ELIGIBLE(base, stride, begin, end, q, alive, allow, {
+    if (!cut || before(s, r, worst_score, worst_row)) {
+      out_scores[size] = s;
+      out_rows[size++] = r;
+      if (size == cap) {
+        select_best(out_scores, out_rows, size, k);
+        size = k;
+        cut = 1;
+        worst_score = out_scores[0];
+        worst_row = out_rows[0];
+        for (int i = 1; i < k; i++) {
+          if (before(worst_score, worst_row, out_scores[i], out_rows[i])) {
+            worst_score = out_scores[i];
+            worst_row = out_rows[i];
+          }
+        }
       }
-      continue;
     }
-    while (bits != 0 && r < word_end) {
-      int skip = __builtin_ctz(bits);
-      r += skip;
-      bits >>= skip;
-      if (r >= word_end) break;
-      float s = dot(base + (intptr_t)r * stride, q, stride);
-      size = offer(out_scores, out_rows, size, k, s, r);
-      r++;
-      bits >>= 1;
-    }
-    r = word_end;
+  });
+  if (size > k) {
+    select_best(out_scores, out_rows, size, k);
+    size = k;
   }
   return size;
 }

@@ -160,8 +160,8 @@ export class ExactSearch {
       let outs: ShardOut[];
       if (local) {
         const scores = outBase;
-        const rows = outBase + layout.kMax * 4;
-        const n = store.kernel.kv_topk(layout.vectorsBase, layout.stride, 0, count, queryPtr, layout.aliveBase, maskPtr, kScan, scores, rows);
+        const rows = outBase + layout.outPairs * 4;
+        const n = store.kernel.kv_topk(layout.vectorsBase, layout.stride, 0, count, queryPtr, layout.aliveBase, maskPtr, kScan, layout.outPairs, scores, rows);
         outs = [{ scores, rows, n }];
       } else if (mask < 0 && this.batchScans) {
         outs = await new Promise<ShardOut[]>((resolve, reject) => {
@@ -170,7 +170,7 @@ export class ExactSearch {
         });
       } else {
         outs = await this.scanShards(count, (_s, begin, end, out) => ({
-          kind: 'single', ...this.scanBase(begin, end), query: queryPtr, allow: maskPtr, k: kScan,
+          kind: 'single', ...this.scanBase(begin, end), query: queryPtr, allow: maskPtr, k: kScan, cap: this.store.layout.kMax,
           outScores: out.scores, outRows: out.rows,
         }), [slot])
           .then((perQuery) => perQuery[0]);

@@ -6,7 +6,7 @@ export interface KernelExports {
   kv_dot(a: number, b: number, n: number): number;
   kv_topk(
     base: number, stride: number, begin: number, end: number, query: number,
-    alive: number, allow: number, k: number, outScores: number, outRows: number,
+    alive: number, allow: number, k: number, cap: number, outScores: number, outRows: number,
   ): number;
   kv_score_rows(base: number, stride: number, rows: number, n: number, query: number, out: number): void;
   kv_topk_multi(

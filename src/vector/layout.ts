@@ -45,6 +45,8 @@ export interface Layout {
   /** Offsets inside a slot. */
   slotQuery: number;
   slotOut: number;
+  /** (score, row) pairs the slot's output area holds. */
+  outPairs: number;
   /** Batch descriptors: per shard, batchMax records of 4 int32 then batchMax int32 sizes. */
   slotDesc: number;
   descBytesPerShard: number;
@@ -79,7 +81,7 @@ export function computeLayout(o: LayoutOptions): Layout {
   const vectorsBase = align(maskBase + o.maskSlots * maskBytes, PAGE_BYTES);
   return {
     dim: o.dim, stride, kMax: o.kMax, shardsMax: o.shardsMax, directMax: o.directMax, batchMax: o.batchMax,
-    slotsBase, slotBytes, slotCount: o.slots, slotQuery, slotOut, slotDesc, descBytesPerShard,
+    slotsBase, slotBytes, slotCount: o.slots, slotQuery, slotOut, outPairs: outBytes / 8, slotDesc, descBytesPerShard,
     aliveBase, maskBase, maskBytes, maskCount: o.maskSlots,
     vectorsBase, maxRows,
   };

@@ -25,6 +25,8 @@ export interface QueryTask {
   /** The scratch slot the caller holds for this query: where the query is written and results land. */
   queryAt: number;
   outAt: number;
+  /** (score, row) pairs the output area holds. */
+  outPairs: number;
   /** Rows [0, count) are scanned. */
   count: number;
   /** The query, L2-normalised (dim floats); or texts the thread embeds with the model (see `Embed`). */
@@ -163,8 +165,8 @@ function scoreRows(task: QueryTask, kernel: KernelExports, shortlist: Int32Array
 function scan(task: QueryTask, kernel: KernelExports, wanted: number, excluded: number): { rows: Int32Array; scores: Float32Array } {
   const kScan = Math.min(task.kMax, wanted + (task.mask ? 0 : excluded));
   const scoresAt = task.outAt;
-  const rowsAt = task.outAt + task.kMax * 4;
-  const n = kernel.kv_topk(task.vectorsBase, task.stride, 0, task.count, task.queryAt, task.aliveBase, task.mask, kScan, scoresAt, rowsAt);
+  const rowsAt = task.outAt + task.outPairs * 4;
+  const n = kernel.kv_topk(task.vectorsBase, task.stride, 0, task.count, task.queryAt, task.aliveBase, task.mask, kScan, task.outPairs, scoresAt, rowsAt);
   return { rows: new Int32Array(task.memory.buffer, rowsAt, n).slice(), scores: new Float32Array(task.memory.buffer, scoresAt, n).slice() };
 }
 

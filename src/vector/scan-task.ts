@@ -29,6 +29,8 @@ export interface SingleScanTask extends ScanBase {
   /** Byte offset of a row bitmap, or 0 for none. */
   allow: number;
   k: number;
+  /** Pairs the outputs hold (room beyond k makes the scan cheaper: see kv_topk). */
+  cap: number;
   outScores: number;
   outRows: number;
 }
@@ -44,6 +46,6 @@ export function scanShard(task: VectorSearchTask, kernel: KernelExports): number
   }
   return kernel.kv_topk(
     task.base, task.stride, task.begin, task.end, task.query,
-    task.alive, task.allow, task.k, task.outScores, task.outRows,
+    task.alive, task.allow, task.k, task.cap, task.outScores, task.outRows,
   );
 }

@@ -579,12 +579,13 @@ export class VectorIndex {
     return this.store.layout.maskBase + mask * this.store.layout.maskBytes;
   }
 
-  private taskBase(slot: number): Pick<QueryTask, 'store' | 'memory' | 'dim' | 'stride' | 'vectorsBase' | 'aliveBase' | 'queryAt' | 'outAt'> {
+  private taskBase(slot: number): Pick<QueryTask, 'store' | 'memory' | 'dim' | 'stride' | 'vectorsBase' | 'aliveBase' | 'queryAt' | 'outAt' | 'outPairs'> {
     const { layout } = this.store;
     const slotBase = layout.slotsBase + slot * layout.slotBytes;
     return {
       store: this.exact.storeNumber, memory: this.store.memory, dim: this.dim, stride: layout.stride,
       vectorsBase: layout.vectorsBase, aliveBase: layout.aliveBase, queryAt: slotBase + layout.slotQuery, outAt: slotBase + layout.slotOut,
+      outPairs: layout.outPairs,
     };
   }
 

@@ -31,9 +31,10 @@ describe('vector kernel (WASM SIMD)', () => {
       mask.fill(0);
       for (let r = 1; r < n; r += 2) mask[r >> 5] |= 1 << (r & 31);
       const outScores = layout.slotsBase + layout.slotOut;
-      const outRows = outScores + 64 * 4;
-      for (const [k, begin, end, withMask] of [[10, 0, n, false], [1, 0, n, true], [64, 37, 1203, true], [5, 40, 45, false]] as const) {
-        const got = store.kernel.kv_topk(layout.vectorsBase, layout.stride, begin, end, queryPtr, layout.aliveBase, withMask ? maskPtr : 0, k, outScores, outRows);
+      const outRows = outScores + layout.outPairs * 4;
+      // the heap (no room beyond k) and the cut-back buffer (room for 2k or more)
+      for (const [k, begin, end, withMask, cap] of [[10, 0, n, false, 10], [10, 0, n, false, 20], [1, 0, n, true, 1], [1, 0, n, true, 128], [64, 37, 1203, true, 64], [32, 37, 1203, true, 64], [5, 40, 45, false, 128]] as const) {
+        const got = store.kernel.kv_topk(layout.vectorsBase, layout.stride, begin, end, queryPtr, layout.aliveBase, withMask ? maskPtr : 0, k, cap, outScores, outRows);
         const scores = Array.from(new Float32Array(store.memory.buffer, outScores, got));
         const rows = Array.from(new Int32Array(store.memory.buffer, outRows, got));
         const expected: Array<{ row: number; score: number }> = [];
@@ -53,6 +54,32 @@ describe('vector kernel (WASM SIMD)', () => {
       }
     });
   }
+
+  it('kv_topk with room beyond k keeps the k best by score, ties to the lower row', () => {
+    const dim = 8;
+    const next = rng(5);
+    const store = new SharedVectorStore(layoutOptions(dim), 64);
+    // 40 distinct vectors, each stored 25 times: every score is tied 25 ways
+    const distinct = Array.from({ length: 40 }, () => randomUnit(dim, next));
+    for (let i = 0; i < 1000; i++) store.put(`t${i}`, distinct[(i * 7) % 40]);
+    const layout = store.layout;
+    const q = randomUnit(dim, next);
+    const queryPtr = layout.slotsBase;
+    store.f32().set(q, queryPtr >> 2);
+    store.f32().fill(0, (queryPtr >> 2) + dim, (queryPtr >> 2) + layout.stride);
+    const outScores = layout.slotsBase + layout.slotOut;
+    const outRows = outScores + layout.outPairs * 4;
+    const scoreOf = (r: number) => Math.fround(dot(distinct[(r * 7) % 40], q));
+    for (const k of [1, 13, 30, 64]) {
+      const got = store.kernel.kv_topk(layout.vectorsBase, layout.stride, 0, 1000, queryPtr, layout.aliveBase, 0, k, layout.outPairs, outScores, outRows);
+      const rows = Array.from(new Int32Array(store.memory.buffer, outRows, got)).sort((a, b) => a - b);
+      const scores = new Float32Array(store.memory.buffer, outScores, got);
+      const best = Array.from({ length: 1000 }, (_, r) => r).sort((a, b) => scoreOf(b) - scoreOf(a) || a - b).slice(0, k);
+      assert.deepEqual(rows, [...best].sort((a, b) => a - b), `k ${k}`);
+      const pairs = new Int32Array(store.memory.buffer, outRows, got);
+      for (let i = 0; i < got; i++) assert.ok(Math.abs(scores[i] - scoreOf(pairs[i])) < 1e-6, 'each score is its row\'s');
+    }
+  });
 
   it('kv_score_rows scores exactly the listed rows', () => {
     const dim = 50;
