@@ -4,6 +4,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { BusyError } from './errors';
 import { TaskStats } from './runtime/task-stats';
+import { TaskBatches, type BatchOutcome } from './task-batches';
 
 /** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
 export type TaskKind = string;
@@ -24,37 +25,63 @@ export interface PoolOptions {
 export class WorkerPool {
   readonly piscina: Piscina;
   readonly threads: number;
+  /** Tasks (or batched payloads of one kind) that may wait for a thread. */
+  private readonly maxQueue: number;
+  private readonly batches = new Map<TaskKind, TaskBatches>();
   /** Latency and count of tasks by kind, and busy thread time (the dashboard, /metrics). */
   readonly tasks: TaskStats;
 
   constructor(options: PoolOptions = {}) {
     this.threads = Math.max(1, options.threads ?? os.availableParallelism());
+    this.maxQueue = options.maxQueue ?? this.threads * 256;
     this.tasks = new TaskStats(this.threads);
     this.piscina = new Piscina({
       minThreads: this.threads,
       maxThreads: this.threads,
-      maxQueue: options.maxQueue ?? this.threads * 256,
+      maxQueue: this.maxQueue,
       idleTimeout: 60_000,
       atomics: 'async',
     });
   }
 
   /** Runs a task; when the queue is full the caller gets a BusyError (HTTP: 503, retry), never an unbounded queue. */
-  async run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
+  run<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
+    return this.timed(kind, () => this.dispatch<Result>(kind, payload, transferList));
+  }
+
+  /**
+   * Runs a task of a kind whose module takes an array of payloads and answers a BatchOutcome for each: payloads that
+   * arrive while the threads are busy go together (src/task-batches.ts). Timed per payload, as `run` times a task.
+   */
+  runBatched<Result>(kind: TaskKind, payload: unknown): Promise<Result> {
+    let batches = this.batches.get(kind);
+    if (!batches) {
+      batches = new TaskBatches((payloads) => this.dispatch<Array<BatchOutcome<unknown>>>(kind, payloads), this.threads, this.maxQueue);
+      this.batches.set(kind, batches);
+    }
+    const queue = batches;
+    return this.timed(kind, () => queue.run(payload) as Promise<Result>);
+  }
+
+  private async timed<Result>(kind: TaskKind, work: () => Promise<Result>): Promise<Result> {
     const started = performance.now();
     this.tasks.started();
     let failed = true;
     try {
-      const result = (await this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never })) as Result;
+      const result = await work();
       failed = false;
       return result;
-    } catch (error) {
-      if (error instanceof Error && error.message === 'Task queue is at limit') {
-        throw new BusyError();
-      }
-      throw error;
     } finally {
       this.tasks.finished(kind, (performance.now() - started) / 1000, failed);
+    }
+  }
+
+  private async dispatch<Result>(kind: TaskKind, payload: unknown, transferList?: Transferable[]): Promise<Result> {
+    try {
+      return (await this.piscina.run(payload, { filename: taskFile(kind), transferList: transferList as never })) as Result;
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Task queue is at limit') throw new BusyError();
+      throw error;
     }
   }
 

@@ -7,6 +7,7 @@ import { answerQuery, type Embed, type QueryResult, type QueryStages, type Query
 import { loadFaissAddon } from '../src/vector/faiss-addon';
 import { denseCentroid } from '../src/embedding/centroid';
 import { embedBatch } from '../src/embedding/embed';
+import type { BatchOutcome } from '../src/task-batches';
 
 const kernels = new KernelCache();
 const models = new ModelCache();
@@ -33,8 +34,24 @@ const embed: Embed = (bytes, texts) => {
 /** FAISS searches of the main thread's approximate indexes, by their shared numbers (null: no addon, or closed). */
 const searchShared: QueryStages['searchShared'] = (handle, query, k, nprobe) => loadFaissAddon()?.searchShared(handle, query, k, nprobe) ?? null;
 
-/** One content query, whole: search, candidates, second stage (src/vector/query-task.ts). */
-export default function contentSearch(task: QueryTask): QueryResult {
-  const result = answerQuery(task, kernels.of(task.store, task.memory), { rerank, embed, searchShared });
-  return move({ [transferableSymbol]: [result.rows.buffer, result.scores.buffer], [valueSymbol]: result }) as unknown as QueryResult;
+const stages: QueryStages = { rerank, embed, searchShared };
+
+/**
+ * Content queries, each whole: search, candidates, second stage (src/vector/query-task.ts). A batch is the queries
+ * that waited for a thread together (WorkerPool.runBatched); each gets its own answer or error.
+ */
+export default function contentSearch(tasks: QueryTask[]): Array<BatchOutcome<QueryResult>> {
+  const outcomes: Array<BatchOutcome<QueryResult>> = [];
+  // a Set: answers without results may share their empty buffers, and a transfer list names each buffer once
+  const buffers = new Set<ArrayBuffer>();
+  for (const task of tasks) {
+    try {
+      const result = answerQuery(task, kernels.of(task.store, task.memory), stages);
+      outcomes.push({ value: result });
+      buffers.add(result.rows.buffer as ArrayBuffer).add(result.scores.buffer as ArrayBuffer);
+    } catch (error) {
+      outcomes.push({ error });
+    }
+  }
+  return move({ [transferableSymbol]: [...buffers], [valueSymbol]: outcomes }) as unknown as Array<BatchOutcome<QueryResult>>;
 }

@@ -94,7 +94,10 @@ export interface ApproximateSearch {
   eligible: number;
 }
 
-const NOTHING: QueryResult = { rows: new Int32Array(0), scores: new Float32Array(0) };
+/** An empty answer of its own (answers' buffers are transferred, which detaches them). */
+function nothing(): QueryResult {
+  return { rows: new Int32Array(0), scores: new Float32Array(0) };
+}
 
 /** Returned beyond k at most, for ties at the k-th score (the caller orders ties by id). */
 const TIE_MARGIN = 32;
@@ -105,7 +108,7 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   if (!vector) {
     const embedded = stages.embed(task.embed!.model, task.embed!.texts);
     // No known word: every score would tie.
-    if (embedded.vector.every((x) => x === 0)) return { ...NOTHING };
+    if (embedded.vector.every((x) => x === 0)) return nothing();
     vector = embedded.vector;
     textTerms = embedded.terms;
   }

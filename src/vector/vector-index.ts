@@ -461,7 +461,7 @@ export class VectorIndex {
           ...('ids' in second ? { queryRows: this.rowsOf(second.ids) } : { texts: second.texts }),
         },
       });
-      let result = await pool.run<QueryResult>('content-search', task(plan.shortlist));
+      let result = await pool.runBatched<QueryResult>('content-search', task(plan.shortlist));
       const eligible = (allow instanceof Set ? allow.size : this.size) - (exclude?.size ?? 0);
       if (plan.approximate && result.rows.length < Math.min(k, eligible)) {
         // Too few results (a filter the probed lists barely cover): answer exactly instead.
@@ -469,7 +469,7 @@ export class VectorIndex {
           mask ??= await this.exact.masks.acquire();
           this.exact.fillMask(this.maskAt(mask), this.store.count, allow, exclude);
         }
-        result = await pool.run<QueryResult>('content-search', task(undefined));
+        result = await pool.runBatched<QueryResult>('content-search', task(undefined));
       }
       return this.hitsOf(result, k);
     } finally {

@@ -141,4 +141,24 @@ describe('content-based recommendations (v6)', function () {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, []);
   });
+
+  it('answers queries that arrive together as it answers each alone', async () => {
+    // more queries than pool threads at once: those that wait travel to a thread in one batch
+    const requests: Array<() => Promise<{ status: number; body: unknown }>> = [
+      ...CORPUS.map((doc) => () => api.get(`/documents/${doc.id}/similar?number=5`)),
+      ...CORPUS.slice(0, 6).map((doc) => () => api.post('/documents/similar-to-text', { text: doc.text, number: 4 })),
+      () => api.post('/documents/similar-to-text', { text: 'zzqxv qqwrtx' }),
+      () => api.post('/documents/similar-to-text', { text: 'qqwrtx zzqxv' }),
+      () => api.get('/documents/no-such-document/similar'),
+    ];
+    const alone: Array<{ status: number; body: unknown }> = [];
+    for (const request of requests) alone.push(await request());
+    for (let round = 0; round < 3; round++) {
+      const together = await Promise.all(requests.map((request) => request()));
+      together.forEach((res, i) => {
+        assert.equal(res.status, alone[i]!.status, `request ${i}`);
+        assert.deepEqual(res.body, alone[i]!.body, `request ${i}`);
+      });
+    }
+  });
 });
