@@ -99,6 +99,8 @@ function nothing(): QueryResult {
   return { rows: new Int32Array(0), scores: new Float32Array(0) };
 }
 
+const NONE: ReadonlySet<number> = new Set();
+
 /** Returned beyond k at most, for ties at the k-th score (the caller orders ties by id). */
 const TIE_MARGIN = 32;
 
@@ -118,15 +120,17 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   const wanted = task.second ? Math.max(task.k, task.second.candidates) : task.k;
   const excluded = new Set<number>(task.excludeRows);
   const shortlist = task.shortlist ?? (task.approximate && approximateShortlist(task, task.approximate, vector, stages));
+  // Without a second stage the best k (and ties) in order; with one its candidates, in no order (it ranks them).
+  const choose = (rows: Int32Array, scores: Float32Array): Uint32Array =>
+    task.second ? bestOf(rows, scores, excluded, wanted) : bestFirst(rows, scores, excluded, task.k + TIE_MARGIN);
   let { rows, scores } = shortlist ? scoreRows(task, kernel, shortlist) : scan(task, kernel, wanted, excluded.size);
-  let order = bestFirst(rows, scores, excluded);
-  if (task.approximate && order.length < Math.min(task.k, task.approximate.eligible)) {
+  let top = choose(rows, scores);
+  if (task.approximate && top.length < Math.min(task.k, task.approximate.eligible)) {
     // Too few results (lists the probes barely cover, a key mostly excluded): answer exactly instead.
     ({ rows, scores } = scan(task, kernel, wanted, excluded.size));
-    order = bestFirst(rows, scores, excluded);
+    top = choose(rows, scores);
   }
-  if (!task.second) return withTies(rows, scores, order, task.k);
-  const top = order.subarray(0, wanted);
+  if (!task.second) return withTies(rows, scores, top, task.k);
   const candidateRows = pick(rows, top, new Int32Array(top.length));
   const { spans, present } = termSpansOf(task.second.terms, candidateRows);
   const presentRows = pick(candidateRows, present, new Int32Array(present.length));
@@ -145,7 +149,7 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   };
   const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : textTerms;
   const reranked = stages.rerank(task.second, { terms: spans, dense, denseFeedbackOf }, queryTerms);
-  return withTies(presentRows, reranked, bestFirst(presentRows, reranked, new Set(), task.k + TIE_MARGIN), task.k);
+  return withTies(presentRows, reranked, bestFirst(presentRows, reranked, NONE, task.k + TIE_MARGIN), task.k);
 }
 
 /** out[i] = values[positions[i]] (a loop: TypedArray.from with a mapping function was a tenth of a pool thread). */
@@ -202,14 +206,13 @@ function storedQueryTerms(terms: SharedTerms, rows: Int32Array): SparseVector {
 }
 
 /**
- * Positions of `rows` not excluded, by score descending, ties by position (the caller orders ties by id): numbers
- * sorted without a comparator (score bits above position), as rankDescending does.
+ * Positions of `rows` not excluded, the `limit` best (all when fewer), by score descending, ties by position (the
+ * caller orders ties by id): numbers sorted without a comparator (score bits above position), as rankDescending does.
  */
-function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>, limit = Infinity): Uint32Array {
-  const keys = new Float64Array(rows.length);
-  let n = 0;
-  for (let i = 0; i < rows.length; i++) if (excluded.size === 0 || !excluded.has(rows[i]!)) keys[n++] = descendingBits(scores[i]!) * POSITION_RANGE + i;
-  if (limit < n) n = smallestFirst(keys, n, limit);
+function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>, limit: number): Uint32Array {
+  const keys = sortKeys(rows, scores, excluded);
+  const n = Math.min(keys.length, limit);
+  if (n < keys.length) smallestFirst(keys, keys.length, n);
   const sorted = keys.subarray(0, n).sort();
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = sorted[i]! % POSITION_RANGE;
@@ -217,10 +220,33 @@ function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet
 }
 
 /**
- * Moves the `limit` smallest of keys[0, n) (distinct numbers) to the front, in no order (quickselect), and returns
- * `limit`: sorting 800 reranked candidates to keep ten was a twentieth of a pool thread.
+ * Positions of `rows` not excluded, the `limit` best (all when fewer) in no order: a second stage's candidates, which
+ * it ranks itself (sorting 800 of them was a tenth of a pool thread).
  */
-function smallestFirst(keys: Float64Array, n: number, limit: number): number {
+function bestOf(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>, limit: number): Uint32Array {
+  const positions = new Uint32Array(rows.length);
+  let n = 0;
+  for (let i = 0; i < rows.length; i++) if (excluded.size === 0 || !excluded.has(rows[i]!)) positions[n++] = i;
+  if (n <= limit) return positions.subarray(0, n);
+  const keys = sortKeys(rows, scores, excluded);
+  smallestFirst(keys, keys.length, limit);
+  for (let i = 0; i < limit; i++) positions[i] = keys[i]! % POSITION_RANGE;
+  return positions.subarray(0, limit);
+}
+
+/** A key per position not excluded: the score's bits above the position (the best score: the smallest key). */
+function sortKeys(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>): Float64Array {
+  const keys = new Float64Array(rows.length);
+  let n = 0;
+  for (let i = 0; i < rows.length; i++) if (excluded.size === 0 || !excluded.has(rows[i]!)) keys[n++] = descendingBits(scores[i]!) * POSITION_RANGE + i;
+  return keys.subarray(0, n);
+}
+
+/**
+ * Moves the `limit` smallest of keys[0, n) (distinct numbers) to the front, in no order (quickselect): sorting 800
+ * reranked candidates to keep ten was a twentieth of a pool thread.
+ */
+function smallestFirst(keys: Float64Array, n: number, limit: number): void {
   let lo = 0;
   let hi = n - 1;
   while (lo < hi) {
@@ -240,7 +266,6 @@ function smallestFirst(keys: Float64Array, n: number, limit: number): number {
     else if (limit - 1 >= i) lo = i;
     else break;
   }
-  return limit;
 }
 
 /** The first k of `order`, and those after it that tie with the k-th (up to TIE_MARGIN). */
