@@ -1,6 +1,6 @@
 import path from 'node:path';
 import {
-  embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, serializeModel, sharedModelBytes,
+  denseCentroid, embedTextsDetailed, fitModel, MIN_DOCS_FOR_CORPUS_MODEL, modelInfo, serializeModel, sharedModelBytes,
   usesSecondStage, type ModelInfo, type SerializedModel,
 } from '../embedding';
 import { wordVectorModel } from '../embedding/fit';
@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { VectorIndex, type QueryTerms, type SearchOptions, type TextQuery } from '../vector';
+import { VectorIndex, type QueryTerms, type SearchOptions, type StoredQuery, type TextQuery } from '../vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from '../vector/fresh-answers';
 
@@ -105,14 +105,6 @@ function evenSample<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
   const step = items.length / max;
   return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]);
-}
-
-function normalise(v: Float32Array): Float32Array {
-  let norm = 0;
-  for (const x of v) norm += x * x;
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm;
-  return v;
 }
 
 /**
@@ -517,25 +509,23 @@ export class TenantContent {
    * embeddings) and what the second stage reads: the documents' stored terms (by id), else texts. A document without
    * stored terms (an older snapshot) or without a vector (a write whose embedding failed) is read from storage.
    */
-  private async queryOf(generation: Generation, query: SimilarQuery, limits: SearchOptions): Promise<{ vector: Float32Array | TextQuery; terms: QueryTerms }> {
+  private async queryOf(generation: Generation, query: SimilarQuery, limits: SearchOptions): Promise<{ vector: Float32Array | TextQuery | StoredQuery; terms: QueryTerms }> {
+    const inPool = generation.index.searchesInPool(limits);
     if ('texts' in query) {
       // A corpus model's query is embedded by the pool thread that searches, where it searches alone.
-      if (generation.corpus && generation.index.searchesInPool(limits)) return { vector: { model: generation.model, texts: query.texts }, terms: { texts: query.texts } };
-      return { vector: TenantContent.centroid(await this.embedWith(generation, query.texts)), terms: { texts: query.texts } };
+      if (generation.corpus && inPool) return { vector: { model: generation.model, texts: query.texts }, terms: { texts: query.texts } };
+      return { vector: denseCentroid(await this.embedWith(generation, query.texts), generation.dim), terms: { texts: query.texts } };
     }
     const { index } = generation;
-    const vectors: Float32Array[] = [];
-    const missing: string[] = [];
-    for (const id of query.ids) {
-      const vector = index.vectorOf(id);
-      if (vector && (!generation.rerank || index.hasTermsOf(id))) vectors.push(vector);
-      else missing.push(id);
-    }
-    if (missing.length === 0) return { vector: TenantContent.centroid(vectors), terms: { ids: query.ids } };
+    const stored = query.ids.every((id) => index.has(id) && (!generation.rerank || index.hasTermsOf(id)));
+    // The pool thread that searches alone reads the documents' vectors where they are (copying them here was a tenth
+    // of the event loop on a user's recommendations).
+    if (stored && inPool) return { vector: { ids: query.ids }, terms: { ids: query.ids } };
+    if (stored) return { vector: denseCentroid(query.ids.map((id) => index.vectorOf(id)!), generation.dim), terms: { ids: query.ids } };
     const docs = (await this.store.documents.getMany(query.ids)).filter((d): d is DocumentRecord => d !== undefined);
     const texts = docs.map((d) => d.text);
     const embedded = await this.embedWith(generation, docs.filter((d) => !index.has(d.id)).map((d) => d.text));
-    return { vector: TenantContent.centroid([...docs.flatMap((d) => index.vectorOf(d.id) ?? []), ...embedded]), terms: { texts } };
+    return { vector: denseCentroid([...docs.flatMap((d) => index.vectorOf(d.id) ?? []), ...embedded], generation.dim), terms: { texts } };
   }
 
   private async embedWith(generation: Generation, texts: string[]): Promise<Float32Array[]> {
@@ -554,18 +544,11 @@ export class TenantContent {
     return { ids, vectors, dim };
   }
 
-  /** The normalised mean of several vectors: the query for "similar to these documents". */
-  private static centroid(vectors: Float32Array[]): Float32Array {
-    const out = new Float32Array(vectors[0]?.length ?? 0);
-    for (const v of vectors) for (let i = 0; i < v.length; i++) out[i] += v[i];
-    return normalise(out);
-  }
-
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
     if (k <= 0 || ('ids' in query ? query.ids : query.texts).length === 0) return [];
     let generation: Generation;
-    let asked: { vector: Float32Array | TextQuery; terms: QueryTerms };
+    let asked: { vector: Float32Array | TextQuery | StoredQuery; terms: QueryTerms };
     const options: SearchOptions = { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch };
     // A refit may swap a new index in while the query is embedded: vectors of two models do not compare, and
     // the new index may still lack writes the old one had (caughtUp waits for them).
@@ -580,7 +563,7 @@ export class TenantContent {
   }
 
   /** The k documents of `generation` nearest `vector`: one pool task searches and (corpus model) reranks by TF-IDF. */
-  private async rank(generation: Generation, vector: Float32Array | TextQuery, terms: QueryTerms, k: number, searchOptions: SearchOptions): Promise<Similar[]> {
+  private async rank(generation: Generation, vector: Float32Array | TextQuery | StoredQuery, terms: QueryTerms, k: number, searchOptions: SearchOptions): Promise<Similar[]> {
     const { index, model, rerank, candidates } = generation;
     const second = rerank ? { model, ...terms, candidates } : undefined;
     const hits = await index.query(vector, Math.min(k, index.kMax), searchOptions, second);

@@ -1,4 +1,4 @@
 export { VectorIndex } from './vector-index';
-export type { ApproximateTrial, QueryTerms, SecondStageQuery, TextQuery, VectorIndexOptions, SearchOptions, Hit } from './vector-index';
+export type { ApproximateTrial, QueryTerms, SecondStageQuery, StoredQuery, TextQuery, VectorIndexOptions, SearchOptions, Hit } from './vector-index';
 export type { ApproximateOptions } from './approximate';
 export { rankDescending } from './rank';

@@ -1,6 +1,6 @@
 import type { SerializedModel } from '../embedding/serialize';
 import type { SparseSpans } from '../embedding/rerank';
-import { sparseCentroid } from '../embedding/centroid';
+import { denseCentroid, sparseCentroid } from '../embedding/centroid';
 import { unpackSparse, type SparseVector } from '../embedding/sparse';
 import { descendingBits, POSITION_RANGE } from './rank';
 import type { SharedApproximate } from './approximate';
@@ -29,9 +29,13 @@ export interface QueryTask {
   outPairs: number;
   /** Rows [0, count) are scanned. */
   count: number;
-  /** The query, L2-normalised (dim floats); or texts the thread embeds with the model (see `Embed`). */
+  /**
+   * The query, L2-normalised (dim floats); or texts the thread embeds with the model (see `Embed`); or rows whose
+   * normalised mean is the query.
+   */
   vector?: Float32Array;
   embed?: { model: SerializedModel; texts: string[] };
+  centroidOf?: Int32Array;
   /** Rows never returned. */
   excludeRows: Int32Array;
   /** Byte offset of a row bitmap restricting the scan (0: none). */
@@ -105,16 +109,21 @@ const NONE: ReadonlySet<number> = new Set();
 const TIE_MARGIN = 32;
 
 export function answerQuery(task: QueryTask, kernel: KernelExports, stages: QueryStages): QueryResult {
+  const f32 = new Float32Array(task.memory.buffer);
   let vector = task.vector;
   let textTerms: SparseVector | undefined;
   if (!vector) {
-    const embedded = stages.embed(task.embed!.model, task.embed!.texts);
-    // No known word: every score would tie.
-    if (embedded.vector.every((x) => x === 0)) return nothing();
-    vector = embedded.vector;
-    textTerms = embedded.terms;
+    if (task.centroidOf) {
+      const at = (row: number): number => (task.vectorsBase >> 2) + row * task.stride;
+      vector = denseCentroid(Array.from(task.centroidOf, (row) => f32.subarray(at(row), at(row) + task.dim)), task.dim);
+    } else {
+      const embedded = stages.embed(task.embed!.model, task.embed!.texts);
+      vector = embedded.vector;
+      textTerms = embedded.terms;
+    }
+    // No known word, documents that cancel out: every score would tie.
+    if (vector.every((x) => x === 0)) return nothing();
   }
-  const f32 = new Float32Array(task.memory.buffer);
   f32.set(vector, task.queryAt >> 2);
   if (task.stride > task.dim) f32.fill(0, (task.queryAt >> 2) + task.dim, (task.queryAt >> 2) + task.stride);
   const wanted = task.second ? Math.max(task.k, task.second.candidates) : task.k;
