@@ -190,12 +190,6 @@ int kv_topk(const float *base, int stride, int begin, int end, const float *q,
   return size;
 }
 
-/* Scores of the listed rows (no mask): out[i] = <row rows[i], q>. */
-void kv_score_rows(const float *base, int stride, const int32_t *rows, int n,
-                   const float *q, float *out) {
-  for (int i = 0; i < n; i++) out[i] = dot(base + (intptr_t)rows[i] * stride, q, stride);
-}
-
 /*
  * Several queries over the same rows [begin, end): each eligible row is loaded once and
  * scored against every query while it sits in cache (scans are memory-bound).

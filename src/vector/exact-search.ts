@@ -68,57 +68,25 @@ export class ExactSearch {
     return this.store.dim;
   }
 
-  /** Scores the listed ids one by one on this thread (small allow-lists). */
-  async scoreDirect(q: Float32Array, k: number, allow: ReadonlySet<string>, exclude?: ReadonlySet<string>): Promise<Hit[]> {
-    const slot = await this.slots.acquire();
+  /** Scores the listed ids on this thread (small allow-lists). */
+  scoreDirect(q: Float32Array, k: number, allow: ReadonlySet<string>, exclude?: ReadonlySet<string>): Hit[] {
     const token = this.store.beginRead();
     try {
-      const layout = this.store.layout;
-      const slotBase = layout.slotsBase + slot * layout.slotBytes;
-      const queryPtr = slotBase + layout.slotQuery;
-      const rowsPtr = slotBase + layout.slotOut;
-      const scoresPtr = rowsPtr + layout.directMax * 4;
-      this.writeQuery(q, queryPtr);
       const ids: string[] = [];
-      const rows = new Int32Array(this.store.memory.buffer, rowsPtr, layout.directMax);
+      const rows: number[] = [];
       for (const id of allow) {
         if (exclude?.has(id)) continue;
         const row = this.store.rowOf(id);
         if (row === undefined) continue;
-        rows[ids.length] = row;
+        rows.push(row);
         ids.push(id);
       }
-      this.store.kernel.kv_score_rows(this.store.layout.vectorsBase, layout.stride, rowsPtr, ids.length, queryPtr, scoresPtr);
-      const scores = new Float32Array(this.store.memory.buffer, scoresPtr, ids.length);
-      const hits = ids.map((id, i) => ({ id, score: scores[i] }));
+      const scores = this.store.scoreRows(Int32Array.from(rows), q);
+      const hits = ids.map((id, i) => ({ id, score: scores[i]! }));
       hits.sort(byScoreDesc);
       return hits.slice(0, k);
     } finally {
       this.store.endRead(token);
-      this.slots.release(slot);
-    }
-  }
-
-  /**
-   * Exact scores of the vectors in `rows` for `q`, by the kernel on this thread, without waiting: undefined when
-   * every scratch slot is taken or the rows do not fit one (the caller scores them itself).
-   */
-  scoreRows(q: Float32Array, rows: Int32Array): Float32Array | undefined {
-    const layout = this.store.layout;
-    if (rows.length > layout.directMax) return undefined;
-    const slot = this.slots.tryAcquire();
-    if (slot === undefined) return undefined;
-    try {
-      const slotBase = layout.slotsBase + slot * layout.slotBytes;
-      const queryPtr = slotBase + layout.slotQuery;
-      const rowsPtr = slotBase + layout.slotOut;
-      const scoresPtr = rowsPtr + layout.directMax * 4;
-      this.writeQuery(q, queryPtr);
-      new Int32Array(this.store.memory.buffer, rowsPtr, rows.length).set(rows);
-      this.store.kernel.kv_score_rows(layout.vectorsBase, layout.stride, rowsPtr, rows.length, queryPtr, scoresPtr);
-      return new Float32Array(this.store.memory.buffer, scoresPtr, rows.length).slice();
-    } finally {
-      this.slots.release(slot);
     }
   }
 

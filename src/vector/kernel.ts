@@ -8,7 +8,6 @@ export interface KernelExports {
     base: number, stride: number, begin: number, end: number, query: number,
     alive: number, allow: number, k: number, cap: number, outScores: number, outRows: number,
   ): number;
-  kv_score_rows(base: number, stride: number, rows: number, n: number, query: number, out: number): void;
   kv_topk_multi(
     base: number, stride: number, begin: number, end: number, desc: number, nq: number, alive: number, sizes: number,
   ): void;
@@ -42,7 +41,7 @@ export function kernelModule(file: string = kernelPath()): WebAssembly.Module {
 function isKernelExports(value: unknown): value is KernelExports {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return ['kv_dot', 'kv_topk', 'kv_score_rows', 'kv_topk_multi'].every((name) => typeof v[name] === 'function');
+  return ['kv_dot', 'kv_topk', 'kv_topk_multi'].every((name) => typeof v[name] === 'function');
 }
 
 /** Instantiates the kernel over `memory` (a shared WebAssembly.Memory owned by the caller). */

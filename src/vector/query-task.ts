@@ -5,6 +5,7 @@ import { unpackSparse, type SparseVector } from '../embedding/sparse';
 import { descendingBits, POSITION_RANGE } from './rank';
 import type { SharedApproximate } from './approximate';
 import { i32View } from './views';
+import { scoreRowsInto } from './dense-kernel';
 import type { KernelExports } from './kernel';
 import { packTermsOf, termSpansOf, type SharedTerms } from './sparse-rows';
 
@@ -132,7 +133,7 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   // Without a second stage the best k (and ties) in order; with one its candidates, in no order (it ranks them).
   const choose = (rows: Int32Array, scores: Float32Array): Uint32Array =>
     task.second ? bestOf(rows, scores, excluded, wanted) : bestFirst(rows, scores, excluded, task.k + TIE_MARGIN);
-  let { rows, scores } = shortlist ? scoreRows(task, kernel, shortlist) : scan(task, kernel, wanted, excluded.size);
+  let { rows, scores } = shortlist ? scoreRows(task, shortlist) : scan(task, kernel, wanted, excluded.size);
   let top = choose(rows, scores);
   if (task.approximate && top.length < Math.min(task.k, task.approximate.eligible)) {
     // Too few results (lists the probes barely cover, a key mostly excluded): answer exactly instead.
@@ -154,7 +155,7 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
       const from = (task.vectorsBase >> 2) + presentRows[p]! * task.stride;
       for (let j = 0; j < task.dim; j++) f32[at + j]! += f32[from + j]! / positions.length;
     }
-    return scoreRows(task, kernel, presentRows).scores;
+    return scoreRows(task, presentRows).scores;
   };
   const queryTerms = task.second.queryRows ? storedQueryTerms(task.second.terms, task.second.queryRows) : textTerms;
   const reranked = stages.rerank(task.second, { terms: spans, dense, denseFeedbackOf }, queryTerms);
@@ -167,14 +168,13 @@ function pick<T extends Int32Array | Float32Array>(values: T, positions: ArrayLi
   return out;
 }
 
-/** Exact scores of `shortlist` (written to the task's slot, then read back). */
-function scoreRows(task: QueryTask, kernel: KernelExports, shortlist: Int32Array): { rows: Int32Array; scores: Float32Array } {
-  const n = shortlist.length;
-  const rowsAt = task.outAt;
-  const scoresAt = task.outAt + n * 4;
-  new Int32Array(task.memory.buffer, rowsAt, n).set(shortlist);
-  kernel.kv_score_rows(task.vectorsBase, task.stride, rowsAt, n, task.queryAt, scoresAt);
-  return { rows: shortlist, scores: new Float32Array(task.memory.buffer, scoresAt, n).slice() };
+/** Exact scores of `rows` for the query in the task's slot. */
+function scoreRows(task: QueryTask, rows: Int32Array): { rows: Int32Array; scores: Float32Array } {
+  const f32 = new Float32Array(task.memory.buffer);
+  const vectors = f32.subarray(task.vectorsBase >> 2, (task.vectorsBase >> 2) + task.count * task.stride);
+  const scores = new Float32Array(rows.length);
+  scoreRowsInto(vectors, task.stride, rows, f32.subarray(task.queryAt >> 2, (task.queryAt >> 2) + task.stride), scores);
+  return { rows, scores };
 }
 
 /** The top `wanted` (plus the excluded, which the scan cannot skip without a mask) of every live row. */

@@ -1,5 +1,6 @@
 import { computeLayout, Layout, LayoutOptions, MAX_PAGES, pagesFor, PAGE_BYTES } from './layout';
 import { instantiateKernel, KernelExports } from './kernel';
+import { scoreRowsInto } from './dense-kernel';
 
 /**
  * Rows of float32 vectors in one shared WebAssembly.Memory, with id ↔ row maps,
@@ -145,6 +146,16 @@ export class SharedVectorStore {
     let s = 0;
     for (let i = 0; i < query.length; i++) s += query[i]! * f32[start + i]!;
     return s;
+  }
+
+  /** Inner products of `query` (dim floats) with the vectors in `rows`, as the kernel's scan computes them. */
+  scoreRows(rows: Int32Array, query: Float32Array): Float32Array {
+    const { stride, vectorsBase } = this.layout;
+    const padded = query.length === stride ? query : new Float32Array(stride);
+    if (padded !== query) padded.set(query);
+    const out = new Float32Array(rows.length);
+    scoreRowsInto(this.f32().subarray(vectorsBase >> 2, (vectorsBase >> 2) + this.count * stride), stride, rows, padded, out);
+    return out;
   }
 
   /** Copies the vectors in `rows` into `out`, one after another (dim floats each). */

@@ -646,7 +646,7 @@ export class VectorIndex {
     const shortlist = await approx.search(q, fetch, allow, trial.nprobe);
     const { rows } = shortlist;
     const scores = !approx.quantized ? shortlist.scores
-      : this.exact.scoreRows(q, rows) ?? Float32Array.from(rows, (row) => this.store.dotRow(row, q));
+      : this.store.scoreRows(rows, q);
     const idOf = (i: number): string => this.store.idOf(rows[i]!) as string;
     const order = rankDescending(scores, idOf);
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.

@@ -81,25 +81,37 @@ describe('vector kernel (WASM SIMD)', () => {
     }
   });
 
-  it('kv_score_rows scores exactly the listed rows', () => {
-    const dim = 50;
-    const next = rng(7);
-    const store = new SharedVectorStore(layoutOptions(dim), 64);
-    const vecs = Array.from({ length: 200 }, () => randomUnit(dim, next));
-    vecs.forEach((v, i) => store.put(`x${i}`, v));
-    const layout = store.layout;
-    const q = randomUnit(dim, next);
-    const queryPtr = layout.slotsBase;
-    store.f32().set(q, queryPtr >> 2);
-    store.f32().fill(0, (queryPtr >> 2) + dim, (queryPtr >> 2) + layout.stride);
-    const rowsPtr = layout.slotsBase + layout.slotOut;
-    const outPtr = rowsPtr + 64 * 4;
-    const rows = [199, 0, 17, 17, 88];
-    new Int32Array(store.memory.buffer, rowsPtr, rows.length).set(rows);
-    store.kernel.kv_score_rows(layout.vectorsBase, layout.stride, rowsPtr, rows.length, queryPtr, outPtr);
-    const out = new Float32Array(store.memory.buffer, outPtr, rows.length);
-    rows.forEach((r, i) => assert.ok(Math.abs(out[i] - dot(vecs[r], q)) < 1e-5));
-  });
+  for (const dim of [50, 64, 131]) {
+    it(`the native scoreRows gives listed rows the scan's scores to the bit (dim ${dim})`, () => {
+      const next = rng(dim + 7);
+      const store = new SharedVectorStore(layoutOptions(dim), 64);
+      const vecs = Array.from({ length: 200 }, () => randomUnit(dim, next));
+      vecs.forEach((v, i) => store.put(`x${i}`, v));
+      const layout = store.layout;
+      const q = randomUnit(dim, next);
+      const rows = Int32Array.from([199, 0, 17, 17, 88, 5, 6, 7, 150]);
+      const scores = store.scoreRows(rows, q);
+      rows.forEach((r, i) => assert.ok(Math.abs(scores[i] - dot(vecs[r], q)) < 1e-5));
+      // the kernel's scan of every row, from the same query in a slot
+      const queryPtr = layout.slotsBase;
+      store.f32().set(q, queryPtr >> 2);
+      store.f32().fill(0, (queryPtr >> 2) + dim, (queryPtr >> 2) + layout.stride);
+      const outScores = layout.slotsBase + layout.slotOut;
+      const outRows = outScores + layout.outPairs * 4;
+      const got = store.kernel.kv_topk(layout.vectorsBase, layout.stride, 0, 200, queryPtr, layout.aliveBase, 0, 64, layout.outPairs, outScores, outRows);
+      const scanned = new Map<number, number>();
+      const scanRows = new Int32Array(store.memory.buffer, outRows, got);
+      new Float32Array(store.memory.buffer, outScores, got).forEach((s, i) => scanned.set(scanRows[i]!, s));
+      let compared = 0;
+      rows.forEach((r, i) => {
+        if (!scanned.has(r)) return;
+        assert.equal(scores[i], scanned.get(r), `row ${r}`);
+        compared++;
+      });
+      assert.ok(compared > 0);
+      assert.throws(() => store.scoreRows(Int32Array.from([200]), q), RangeError);
+    });
+  }
 
   it('kv_topk_multi gives each query of a batch its own top-k', () => {
     const dim = 36;
