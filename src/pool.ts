@@ -4,7 +4,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Piscina } from 'piscina';
 import { BusyError } from './errors';
 import { TaskStats } from './runtime/task-stats';
-import { TaskBatches, type BatchOutcome } from './task-batches';
+import { TaskBatches, type BatchOutcome } from './runtime/task-batches';
 
 /** Every kind of heavy work has one task module: `workers/<kind>.ts`, compiled to `dist/workers/<kind>.js`. */
 export type TaskKind = string;
@@ -51,7 +51,7 @@ export class WorkerPool {
 
   /**
    * Runs a task of a kind whose module takes an array of payloads and answers a BatchOutcome for each: payloads that
-   * arrive while the threads are busy go together (src/task-batches.ts). Timed per payload, as `run` times a task.
+   * arrive while the threads are busy go together (src/runtime/task-batches.ts). Timed per payload, as `run` times a task.
    */
   runBatched<Result>(kind: TaskKind, payload: unknown): Promise<Result> {
     let batches = this.batches.get(kind);

@@ -7,7 +7,7 @@ import { answerQuery, type Embed, type QueryResult, type QueryStages, type Query
 import { loadFaissAddon } from '../src/vector/faiss-addon';
 import { denseCentroid } from '../src/embedding/centroid';
 import { embedBatch } from '../src/embedding/embed';
-import type { BatchOutcome } from '../src/task-batches';
+import type { BatchOutcome } from '../src/runtime/task-batches';
 
 const kernels = new KernelCache();
 const models = new ModelCache();

@@ -1,4 +1,4 @@
-import { BusyError } from './errors';
+import { BusyError } from '../errors';
 
 /** What a batched task module answers for each payload of its batch, in the batch's order. */
 export type BatchOutcome<Result> = { value: Result } | { error: unknown };

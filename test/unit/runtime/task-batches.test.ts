@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { BusyError } from '../../src/errors';
-import { TaskBatches, type BatchOutcome } from '../../src/task-batches';
+import { BusyError } from '../../../src/errors';
+import { TaskBatches, type BatchOutcome } from '../../../src/runtime/task-batches';
 
 /** A pool of `lanes` threads whose batches the test finishes by hand. */
 function manualPool() {
