@@ -1,31 +1,15 @@
 // N-API addon: inner products of a query with listed rows of the key's vectors (src/vector/dense-kernel.ts), read
 // where they are (the shared WebAssembly memory included) on the calling thread. The rows lie anywhere in the store:
 // every line of the row a few places ahead is asked for while the current one is summed, which the WASM kernel
-// cannot do (0.35–0.45× its time on 800 rows of 64 floats read from memory). Sums are made in the WASM kernel's
-// order (four float32x4 running sums, then their lanes left to right; built with -ffp-contract=off), so a row's score
-// is the same to the bit as the kernel's scan gives it.
-#include <immintrin.h>
+// cannot do (0.35–0.45× its time on 800 rows of 64 floats read from memory). The inner product is the WASM kernel's
+// own (dot.h), so a row's score is the same to the bit as the kernel's scan gives it.
 #include <stdint.h>
 
+#include "dot.h"
 #include "typed_arrays.h"
 
 #define PREFETCH_AHEAD 4
 #define LINE_FLOATS 16
-
-static inline float dot(const float *a, const float *b, int n) {
-  __m128 s0 = _mm_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-  int i = 0;
-  for (; i + 16 <= n; i += 16) {
-    s0 = _mm_add_ps(s0, _mm_mul_ps(_mm_loadu_ps(a + i), _mm_loadu_ps(b + i)));
-    s1 = _mm_add_ps(s1, _mm_mul_ps(_mm_loadu_ps(a + i + 4), _mm_loadu_ps(b + i + 4)));
-    s2 = _mm_add_ps(s2, _mm_mul_ps(_mm_loadu_ps(a + i + 8), _mm_loadu_ps(b + i + 8)));
-    s3 = _mm_add_ps(s3, _mm_mul_ps(_mm_loadu_ps(a + i + 12), _mm_loadu_ps(b + i + 12)));
-  }
-  for (; i + 4 <= n; i += 4) s0 = _mm_add_ps(s0, _mm_mul_ps(_mm_loadu_ps(a + i), _mm_loadu_ps(b + i)));
-  float lanes[4];
-  _mm_storeu_ps(lanes, _mm_add_ps(_mm_add_ps(s0, s1), _mm_add_ps(s2, s3)));
-  return lanes[0] + lanes[1] + lanes[2] + lanes[3];
-}
 
 // scoreRows(vectors, stride, rows, query, out): out[i] = <row rows[i] of vectors, query> for i < out.length, a row
 // being `stride` floats from vectors[rows[i] * stride] (stride % 4 == 0, query.length >= stride). A row outside

@@ -11,24 +11,8 @@
  * its bit in `allow` is set too (bit r lives in word r >> 5, bit r & 31).
  */
 #include <stdint.h>
-#include <wasm_simd128.h>
 
-static inline float dot(const float *a, const float *b, int n) {
-  v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
-  int i = 0;
-  for (; i + 16 <= n; i += 16) {
-    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
-    s1 = wasm_f32x4_add(s1, wasm_f32x4_mul(wasm_v128_load(a + i + 4), wasm_v128_load(b + i + 4)));
-    s2 = wasm_f32x4_add(s2, wasm_f32x4_mul(wasm_v128_load(a + i + 8), wasm_v128_load(b + i + 8)));
-    s3 = wasm_f32x4_add(s3, wasm_f32x4_mul(wasm_v128_load(a + i + 12), wasm_v128_load(b + i + 12)));
-  }
-  for (; i + 4 <= n; i += 4) {
-    s0 = wasm_f32x4_add(s0, wasm_f32x4_mul(wasm_v128_load(a + i), wasm_v128_load(b + i)));
-  }
-  v128_t s = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
-  return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 1) +
-         wasm_f32x4_extract_lane(s, 2) + wasm_f32x4_extract_lane(s, 3);
-}
+#include "dot.h"
 
 /* Min-heap on scores: heap[0] is the weakest of the kept candidates. */
 static inline void sift_down(float *scores, int32_t *rows, int size, int i) {
