@@ -1,6 +1,7 @@
 /**
  * How bench:extract and its development loop (bench/extract-dev.ts) compare extracted metadata with the
- * extraction-eval set's fields: the scorer's whitespace rule, authors without "By" and with one separator, dates by day.
+ * extraction-eval set's fields: the scorer's whitespace rule, authors without "By" and with one separator (", ", ";", "&" and
+ * "and" in English, German, French and Spanish are the same), dates by day. The set's score.mjs does not score metadata.
  */
 
 /** Whitespace as Python's str.split() sees it (the eval scorer's definition). */
@@ -13,7 +14,7 @@ export const authorKey = (s: string | null | undefined): string =>
     .toLowerCase()
     .replace(/^(?:by|von|par|por|door|di|av)\s+/, '')
     .replace(/[\s.,;:|]+$/, '')
-    .replace(/\s*(?:;|&|\band\b|\bund\b|\bet\b)\s*/g, ', ');
+    .replace(/\s*(?:;|&|\band\b|\bund\b|\bet\b|\by\b)\s*/g, ', ');
 
 export const sameDay = (published: string | null | undefined, date: string): boolean => (published ?? '').slice(0, 10) === date.slice(0, 10);
 

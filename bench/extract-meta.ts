@@ -4,7 +4,8 @@
  * date sources) beside the annotation, so a rule can be scored on all pages in seconds from the dump and split
  * into the dev third (eval index mod 3 = 0) and the held-out thirds. Readability's own metadata (title, byline,
  * date) is read the way its parse() reads it, without running the article grabber.
- *   node dist/bench/extract-meta.js [--out /tmp/meta-dump.json]
+ *   node dist/bench/extract-meta.js [--out /tmp/meta-dump.json] [--authors-only]
+ * With --authors-only only the pages whose author is annotated are dumped (half the time; title figures then cover those pages only).
  * The published figures come from `npm run bench:extract`, not from here.
  */
 import fs from 'node:fs';
@@ -80,7 +81,9 @@ async function main(): Promise<void> {
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as EvalRow);
+  const authorsOnly = process.argv.includes('--authors-only');
   for (const [index, row] of evalRows.entries()) {
+    if (authorsOnly && !row.author) continue;
     const bytes = zlib.gunzipSync(fs.readFileSync(path.join(evalDir, 'pages', row.file)));
     const url = `http://127.0.0.1:8080/eval/${encodeURIComponent(row.file.replace(/\.gz$/, ''))}`;
     rows.push({ corpus: 'eval', index, file: row.file, expected: { title: row.title, author: row.author, date: row.date }, ...dumpPage(decodeHtml(bytes, 'text/html').text, url) });
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
   const names = fs.readdirSync(rdDir).sort().filter((name) => fs.existsSync(path.join(rdDir, name, 'source.html')));
   for (const [index, name] of names.entries()) {
     const meta = JSON.parse(fs.readFileSync(path.join(rdDir, name, 'expected-metadata.json'), 'utf8')) as { title: string | null; byline: string | null; publishedTime: string | null };
+    if (authorsOnly && !meta.byline) continue;
     const html = fs.readFileSync(path.join(rdDir, name, 'source.html'), 'utf8');
     rows.push({ corpus: 'readability', index, file: name, expected: { title: meta.title, author: meta.byline, date: meta.publishedTime }, ...dumpPage(html, 'http://127.0.0.1:8080/rd/page.html') });
     await yieldToEventLoop();

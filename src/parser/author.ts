@@ -112,7 +112,7 @@ const BYLINE_SELECTORS = [
 ];
 
 /** A label that stands alone in its element, the name following it: "Autor" / "Von:" / "By". */
-const AUTHOR_LABEL = /^(?:autor(?:in|en)?|author|authors|verfasser(?:in)?|von|by|text|auteur|autore|autor\/in)\s*:?$/iu;
+const AUTHOR_LABEL = /^(?:[|·•–—-]\s*)?(?:autor(?:in|en)?|author|authors|verfasser(?:in)?|von|by|text|auteur|autore|autor\/in)\s*:?$/iu;
 
 /** The text after a stand-alone author label: the next element's text, else the text that follows the label. */
 function labelledNames(doc: Document): string[] {
@@ -163,19 +163,30 @@ export interface AuthorInputs {
   fallbacks: string[];
   /** The name in the page's copyright line, if any. */
   copyright: string | null;
+  /** A name that signs the article off below its last paragraph (signatureName). */
+  signature: string | null;
+}
+
+/** A declared name that its publisher escaped twice ("Redacci&oacute;n"), as the page shows it. */
+function unescaped(doc: Document, text: string): string {
+  if (!/&(?:#\d+|#x[\da-f]+|[a-z]+\d*);/i.test(text)) return text;
+  const area = doc.createElement('textarea');
+  area.innerHTML = text;
+  return area.textContent ?? text;
 }
 
 export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<string, unknown>[], allJsonLd: Record<string, unknown>[]): AuthorInputs {
   const meta: Record<string, string> = {};
   for (const key of AUTHOR_METAS) {
     const value = values.get(key);
-    if (value) meta[key] = value;
+    if (value) meta[key] = unescaped(doc, value);
   }
+  const declared = jsonLdAuthor(jsonLd, allJsonLd);
   for (const n of [1, 2, 3, 4]) {
     const data = values.get(`twitter:data${n}`);
     if (data && WRITTEN_BY.test(values.get(`twitter:label${n}`) ?? '')) meta['twitter:data'] = data;
   }
-  return { jsonLd: jsonLdAuthor(jsonLd, allJsonLd), meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc) };
+  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc) };
 }
 
 /**
@@ -192,12 +203,13 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     byline,
     ...inputs.bylines,
     ...inputs.lines,
+    inputs.signature,
     jsonLd?.organisation ? jsonLd.name : null,
   ];
   for (const leniency of PASSES) {
     const cleaned = candidates.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
     const first = cleaned.findIndex((author) => !!author);
-    if (first >= 0) return fullerForm(cleaned[first]!, cleaned.slice(first + 1));
+    if (first >= 0) return withCoAuthors(fullerForm(cleaned[first]!, cleaned.slice(first + 1)), cleaned.slice(first + 1));
   }
   // last resorts: a "by Name" line or a JSON-LD Person; a personal site's name ("Jane Doe's blog"); a copyright line's name
   const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
@@ -227,23 +239,50 @@ function fullerForm(author: string, others: readonly (string | null)[]): string 
   return author;
 }
 
+/** What stands between the names of several authors: "Jane Doe, John Roe & Max Muster", "Ana Ruiz y José Gil". */
+const NAME_LIST_SEPARATOR = /\s*[,&]\s*|\s+(?:und|and|et|y)\s+/u;
+
+/**
+ * The author with the co-authors that another candidate lists after them ("Jane Doe" → "Jane Doe, John Roe"): a list
+ * of two to six full names (two words or more each, so "Jane Doe, Berlin" is no list) that opens with the author's
+ * name. A list where the author comes later is left alone (the page may name the author among the agency's team).
+ */
+function withCoAuthors(author: string, others: readonly (string | null)[]): string {
+  const key = spelling(author);
+  for (const other of others) {
+    const names = other?.split(NAME_LIST_SEPARATOR) ?? [];
+    if (names.length < 2 || names.length > 6 || !names.every((name) => FULL_NAME.test(name))) continue;
+    if (spelling(names[0]!) === key) return other!.replace(/\s*,\s*/g, ', ');
+  }
+  return author;
+}
+
 /** Two to four capitalised words of letters: what a person's name looks like in most scripts that have case. */
 const PERSON_NAME = /^\p{Lu}[\p{L}'’-]+(?:\s+(?:(?:von|van|de|der|den|zu|di|da|le|la)\s+)?\p{Lu}[\p{L}'’.-]*){1,3}$/u;
 
 /** A word of a name: capitalised ("Jane", "O'Brien", "Lange-Fricke") or an initial ("R."). */
 const NAME_WORD = "\\p{Lu}(?:[\\p{L}'’-]+|\\.)";
-const NAME = `${NAME_WORD}(?:\\s+(?:(?:von|van|de|der|den|zu|di|da|del|le|la)\\s+)?${NAME_WORD}){0,3}`;
+const PARTICLES = '(?:(?:von|van|de|der|den|zu|di|da|del|le|la|du|des|dos|das|ter)\\s+){0,2}';
+const NAME = `${NAME_WORD}(?:\\s+${PARTICLES}${NAME_WORD}){0,3}`;
+/** One name, alone: "Benni", "Jane Doe", "Jose de la Cruz". */
+const ONE_NAME = new RegExp(`^${NAME}$`, 'u');
+/** A full name: two to four name words ("Jane Doe", not "Jane" nor "Berlin"). */
+const FULL_NAME = new RegExp(`^${NAME_WORD}(?:\\s+${PARTICLES}${NAME_WORD}){1,3}$`, 'u');
 const NAMES = `${NAME}(?:\\s*(?:,|und|and|&|et|y)\\s+${NAME})*`;
 const SHORT_DATE = '\\d{1,2}\\.\\d{1,2}\\.(?:\\d{4}|\\d{2})';
 /** What may follow a first name to make it a full name: one or two name words ("Todd" + " Bates"). */
 const SURNAME = new RegExp(`^\\s+${NAME_WORD}(?:\\s+${NAME_WORD})?$`, 'u');
 /** What opens a line naming the author: "Von", "Text von", "Gespeichert von", "Autoren", "Redaktion:", after a date or not. */
 const AUTHOR_LINE_LABEL = new RegExp(
-  `^(?:${SHORT_DATE}\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
+  `^(?:${SHORT_DATE}(?:,?\\s+\\d{1,2}:\\d{2}(?:\\s*uhr)?)?\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
   'iu',
 );
+/** Who else a line credits after the author: "Text von Jane Doe Illustration von John Roe". */
+const CO_CREDIT = '(?:[Ii]llustrations?|[Ii]llustrationen|[Ff]otos?|[Pp]hotos?|[Bb]ilder?|[Gg]rafik)\\s+(?:von|by|de|par)\\s';
 /** The names after the label, then perhaps " am <date>", "| <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
-const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\))?$`, 'u');
+const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\)|,\\s+\\p{L}.*|\\s+${CO_CREDIT}.*)?$`, 'u');
+/** A Chinese author or editor label and the name, in a script without case: "责任编辑：焦鹏", "作者：王小明". */
+const HAN_AUTHOR_LINE = /^(?:责任编辑|作者|编辑|记者|撰文)\s*[：:]\s*(\p{Script=Han}{2,4})$/u;
 /** A date and a name: "11.12.2019 - Jane Doe". */
 const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
 
@@ -252,6 +291,8 @@ const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
  * "Redaktion: Jane Doe (Pressesprecherin)", or a date and a name ("11.12.2019 - Jane Doe").
  */
 function authorInLine(text: string): string | null {
+  const han = text.match(HAN_AUTHOR_LINE);
+  if (han) return han[1];
   const labelled = text.match(AUTHOR_LINE_LABEL);
   if (labelled) return text.slice(labelled[0].length).match(LABELLED_NAMES)?.[1] ?? null;
   return text.match(DATED_NAME)?.[1] ?? null;
@@ -294,8 +335,59 @@ export function authorFallbacks(doc: Document, jsonLd: readonly Record<string, u
   return found;
 }
 
-/** The name in a copyright line ("© 2015 Jane Doe"). */
+const COPYRIGHT = /(?:©|\(c\)|copyright)\s*(?:\(c\)\s*|copyright\s*)?(?:(?:19|20)\d{2}\s*[-–]?\s*(?:(?:19|20)\d{2})?\s*)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})/iu;
+
+/**
+ * The name in a copyright line ("© 2015 Jane Doe"), read within the element that holds the sign (or the nearest
+ * ancestor that completes the line), so the next block's words ("Adresse", "Impressum") do not join the name.
+ */
 function copyrightName(doc: Document): string | null {
-  const copyright = normaliseSpace(doc.body?.textContent ?? '').match(/(?:©|\(c\)|copyright)\s*(?:\(c\)\s*)?(?:(?:19|20)\d{2}\s*[-–]?\s*(?:(?:19|20)\d{2})?\s*)?(\p{Lu}[\p{L}'’-]+(?:\s+\p{Lu}[\p{L}'’-]+){1,2})/iu);
-  return copyright ? copyright[1] : null;
+  if (!doc.body) return null;
+  const walker = doc.createTreeWalker(doc.body, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!/©|\(c\)|copyright/i.test(node.nodeValue ?? '')) continue;
+    for (let holder = node.parentElement; holder && holder !== doc.body; holder = holder.parentElement) {
+      const raw = holder.textContent ?? '';
+      if (raw.length > 300) break;
+      const match = normaliseSpace(raw).match(COPYRIGHT);
+      if (match) return match[1];
+    }
+  }
+  return null;
+}
+
+/** A greeting before a signature ("Euer Benni", "Liebe Grüße, Jane", "Cheers, Jane"). */
+const SIGN_OFF = /^(?:(?:euer|eure|euere|dein|deine|ihr|ihre|yours|cheers|best|regards|love|xoxo|bisous|saludos|cordialement|(?:liebe|viele|herzliche|beste|sonnige)\s+grüße|grüße|lg)\s*,?\s+)?/iu;
+/** A date after a signature ("Benni 10. September 2017", "Jane Doe, 17.10.2019"). */
+const SIGNATURE_DATE = /[\s,–—-]*(?:\d{1,2}\.\s*\p{L}+\.?\s+\d{4}|\d{1,2}\.\d{1,2}\.\d{2,4}|\p{L}+\s+\d{1,2},?\s+\d{4}|\d{4}-\d{2}-\d{2})$/u;
+
+/**
+ * A name that signs the article off: the last paragraph of a run of prose (at least 400 characters of paragraphs
+ * before it in the same container, none after it) that holds only a name, perhaps after a greeting or before a date.
+ */
+function signatureName(doc: Document): string | null {
+  const isParagraph = (element: Element): boolean => element.tagName === 'P' && !!(element.textContent ?? '').trim();
+  for (const paragraph of Array.from(doc.querySelectorAll('p')).slice(0, 3000)) {
+    const raw = paragraph.textContent ?? '';
+    if (raw.length > 200) continue;
+    const text = normaliseSpace(raw);
+    if (!text || text.length > 60) continue;
+    let after = paragraph.nextElementSibling;
+    while (after && !isParagraph(after)) after = after.nextElementSibling;
+    if (after) continue;
+    let before = 0;
+    for (let sibling = paragraph.previousElementSibling; sibling && before < 400; sibling = sibling.previousElementSibling) {
+      if (isParagraph(sibling)) before += normaliseSpace(sibling.textContent ?? '').length;
+    }
+    if (before < 400 || paragraph.closest('[class*="comment" i], [id*="comment" i]')) continue;
+    const undated = text.replace(SIGNATURE_DATE, '');
+    const name = undated.replace(SIGN_OFF, '').trim();
+    if (!ONE_NAME.test(name) || NOT_A_NAME.test(name)) continue;
+    // set apart as a signature: a greeting, a date, emphasis over the whole line or right alignment
+    // ("Viel Spaß", "Guten Appetit" are capitalised words too, but plain text)
+    const emphasised = Array.from(paragraph.querySelectorAll('em, i, b, strong')).some((element) => normaliseSpace(element.textContent ?? '') === text);
+    const rightAligned = paragraph.getAttribute('align') === 'right' || /text-align:\s*right/i.test(paragraph.getAttribute('style') ?? '');
+    if (undated !== text || name !== undated.trim() || emphasised || rightAligned) return name;
+  }
+  return null;
 }

@@ -330,6 +330,75 @@ ${PROSE.de}</article></body></html>`,
 <span class="byline">Donnerstag, 4. November 2021</span>${PROSE.de}</article></body></html>`,
     author: '',
   },
+  // issue 30, author pass 3: a name signing the article off after its last paragraph, after a greeting and before a date
+  '/meta6/signature': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+${PROSE.de}<p>Euer Benni<br>10. September 2017</p></article><footer><p>Impressum</p></footer></body></html>`,
+    author: 'Benni',
+  },
+  // a signature in italics, right-aligned under the text
+  '/meta6/signature-fr': {
+    html: `<!doctype html><html lang="fr"><head><title>La rivière a débordé dans la nuit</title></head><body><div class="texte"><h1>La rivière a débordé dans la nuit</h1>
+${PROSE.fr}<p align="right"><em>Denis Clerc</em></p></div></body></html>`,
+    author: 'Denis Clerc',
+  },
+  // a labelled line whose name is followed by the author's role
+  '/meta6/role': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+${PROSE.de}<p><strong>Autorin: Uta Staschewski, Projektleiterin der Stiftung in Tunesien.</strong></p></article></body></html>`,
+    author: 'Uta Staschewski',
+  },
+  // "Text von …" with the illustrator credited on the same line
+  '/meta6/text-von': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<p><em>Text von Christian Seiler &nbsp; &nbsp;Illustration von Markus Roost</em></p>${PROSE.de}</article></body></html>`,
+    author: 'Christian Seiler',
+  },
+  // a date and a time before "von Name"
+  '/meta6/date-time': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<h2>Wohnen <span>06.11.2023 13:30 von Olga </span></h2>${PROSE.de}</article></body></html>`,
+    author: 'Olga',
+  },
+  // "| By" hidden for screen readers, the name in the next element
+  '/meta6/screen-reader-by': {
+    html: `<!doctype html><html lang="en"><head><title>Web analytics are leaking into meatspace</title></head><body><article><h1>Web analytics are leaking into meatspace</h1>
+<div class="meta"><span class="screen-reader-text">| By </span><span>Cara Stiles</span> | <time>April 13, 2020</time></div>
+${'<p>Supermarkets now track shoppers through their phones, their cards and their faces, and the data ends up with the same brokers that sell web analytics.</p>'.repeat(3)}</article></body></html>`,
+    author: 'Cara Stiles',
+  },
+  // a name with two particles
+  '/meta6/particles': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title></head><body><article><h1>La biblioteca abre los domingos</h1>
+<div class="firma">Por&nbsp;<a href="/periodistas/jose-de-la-cruz">José de la Cruz</a></div>${PROSE.es}</article></body></html>`,
+    author: 'José de la Cruz',
+  },
+  // a Chinese editor's label: a name in a script without case
+  '/meta6/han': {
+    html: `<!doctype html><html lang="zh"><head><title>城市图书馆夜间开放</title></head><body><article><h1>城市图书馆夜间开放</h1>
+${'<p>这座城市的第一家夜间图书馆今天开放，读者可以在晚上借书和阅读，许多学生和上班族都很高兴。</p>'.repeat(6)}<div><span>责任编辑：焦鹏</span></div></article></body></html>`,
+    author: '焦鹏',
+  },
+  // JSON-LD names one author, the byline lists her co-authors
+  '/meta6/co-authors': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title>
+<script type="application/ld+json">{"@type":"NewsArticle","headline":"La biblioteca abre los domingos","author":{"@type":"Person","name":"Isabel Caro"}}</script></head><body><article>
+<h1>La biblioteca abre los domingos</h1><div class="autores">Isabel Caro, Rocío Latorre y José Miguel Wilson</div>${PROSE.es}</article></body></html>`,
+    author: 'Isabel Caro, Rocío Latorre y José Miguel Wilson',
+  },
+  // a JSON-LD name escaped twice by its publisher
+  '/meta6/escaped': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title>
+<script type="application/ld+json">{"@type":"NewsArticle","headline":"La biblioteca abre los domingos","author":{"@type":"Person","name":"Mar&iacute;a L&oacute;pez"}}</script></head><body><article>
+<h1>La biblioteca abre los domingos</h1>${PROSE.es}</article></body></html>`,
+    author: 'María López',
+  },
+  // a personal page whose copyright line is followed by the address block: the name ends with its element
+  '/meta6/copyright': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+${PROSE.de}<p>© 2019 Sven Schreivogel</p><div class="adresse"><strong>Adresse</strong><br>Vogelstraße 1</div></article></body></html>`,
+    author: 'Sven Schreivogel',
+  },
 };
 for (const [path, page] of Object.entries(HEADLINE_PAGES)) METADATA_PAGES[path] = page.html;
 
