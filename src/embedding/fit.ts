@@ -46,11 +46,14 @@ export interface FitOptions {
 export const LONG_TEXT_TERMS = 42;
 
 /**
- * Keys ranked by the dense score alone keep 128 dimensions up to this many documents (64 from there), as the
- * best plain LSA of the same split did: 20NG 1k and Debian ru/ru-en 2.7k peak at 128, Debian ja/ja-en 5.2k and
- * de-en 11k at 64 (docs/decisions/embedding.md, "Shape per key").
+ * Dimensions of keys ranked by the dense score alone (short texts), whatever their size. Per corpus the best
+ * differs: Debian fr and fr-en 128 (also on a subset of de's size), de, ja and their twins 64, ru 128; no label-free
+ * check measured so far tells them apart (length, vocabulary, duplicates, the spectrum's shape, neighbours' agreement
+ * between fits on two halves). 128 keeps every Debian key at or above its best plain-LSA baseline (fr +0.012,
+ * ja-en and de +0.001..+0.002 in process) where 64 leaves fr and fr-en below theirs, for twice the dense rows
+ * of de, ja and their twins (docs/decisions/embedding.md, "Dense-only keys at 128 dimensions").
  */
-export const DENSE_ONLY_WIDE_BELOW = 4000;
+export const DENSE_ONLY_DIMENSIONS = 128;
 
 /**
  * The projection's term weighting for keys with the second stage (whose own terms stay idf-weighted): log-entropy
@@ -76,10 +79,6 @@ export const LONG_TEXT_SINGULAR_VALUE_EXPONENT = 0.5;
  */
 export const LONG_TEXT_POWER_ITERATIONS = 4;
 export const DEFAULT_POWER_ITERATIONS = 1;
-
-function denseOnlyDimensions(documents: number): number {
-  return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
-}
 
 export const WORD_VECTOR_SIF_A = 1e-3;
 
@@ -179,7 +178,7 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const medianTerms = at(0.5);
   const shortTexts = medianTerms < LONG_TEXT_TERMS;
   const secondStage = fittedDocs >= RERANK_MIN_DOCS && !shortTexts;
-  const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
+  const dim = secondStage ? lsaDimensions(fittedDocs) : DENSE_ONLY_DIMENSIONS;
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
   const singularValueExponent = options.singularValueExponent ?? (shortTexts ? SHORT_TEXT_SINGULAR_VALUE_EXPONENT : LONG_TEXT_SINGULAR_VALUE_EXPONENT);
   const powerIterations = options.powerIterations ?? (secondStage ? LONG_TEXT_POWER_ITERATIONS : DEFAULT_POWER_ITERATIONS);
