@@ -46,14 +46,19 @@ export interface FitOptions {
 export const LONG_TEXT_TERMS = 42;
 
 /**
- * Dimensions of keys ranked by the dense score alone (short texts), whatever their size. Per corpus the best
- * differs: Debian fr and fr-en 128 (also on a subset of de's size), de, ja and their twins 64, ru 128; no label-free
- * check measured so far tells them apart (length, vocabulary, duplicates, the spectrum's shape, neighbours' agreement
- * between fits on two halves). 128 keeps every Debian key at or above its best plain-LSA baseline (fr +0.012,
- * ja-en and de +0.001..+0.002 in process) where 64 leaves fr and fr-en below theirs, for twice the dense rows
- * of de, ja and their twins (docs/decisions/embedding.md, "Dense-only keys at 128 dimensions").
+ * Keys ranked by the dense score alone (short texts) keep 128 dimensions up to this many documents, 96 from there.
+ * Per corpus the best differs: Debian ru/ru-en (2.7k) 128, fr and fr-en 128 (also on a subset of de's size), de, ja
+ * and their twins 64; no label-free check measured so far tells them apart (length, vocabulary, duplicates, the
+ * spectrum, neighbours' agreement between fits on two halves, held-out energy of the components). 96 is the one
+ * width at which every Debian key is above its best plain-LSA baseline in process (fr +0.003 … de-en +0.010),
+ * where 64 leaves fr and fr-en below theirs and 128 leaves de at it through HTTP (docs/decisions/embedding.md,
+ * "Dense-only keys' dimensions").
  */
-export const DENSE_ONLY_DIMENSIONS = 128;
+export const DENSE_ONLY_WIDE_BELOW = 4000;
+
+function denseOnlyDimensions(documents: number): number {
+  return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 96;
+}
 
 /**
  * The projection's term weighting for keys with the second stage (whose own terms stay idf-weighted): log-entropy
@@ -178,7 +183,7 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const medianTerms = at(0.5);
   const shortTexts = medianTerms < LONG_TEXT_TERMS;
   const secondStage = fittedDocs >= RERANK_MIN_DOCS && !shortTexts;
-  const dim = secondStage ? lsaDimensions(fittedDocs) : DENSE_ONLY_DIMENSIONS;
+  const dim = secondStage ? lsaDimensions(fittedDocs) : denseOnlyDimensions(fittedDocs);
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
   const singularValueExponent = options.singularValueExponent ?? (shortTexts ? SHORT_TEXT_SINGULAR_VALUE_EXPONENT : LONG_TEXT_SINGULAR_VALUE_EXPONENT);
   const powerIterations = options.powerIterations ?? (secondStage ? LONG_TEXT_POWER_ITERATIONS : DEFAULT_POWER_ITERATIONS);
