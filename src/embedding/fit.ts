@@ -46,11 +46,19 @@ export interface FitOptions {
 export const LONG_TEXT_TERMS = 42;
 
 /**
- * Keys ranked by the dense score alone keep 128 dimensions up to this many documents (64 from there), as the
- * best plain LSA of the same split did: 20NG 1k and Debian ru/ru-en 2.7k peak at 128, Debian ja/ja-en 5.2k and
- * de-en 11k at 64 (docs/decisions/embedding.md, "Shape per key").
+ * Keys ranked by the dense score alone (short texts) keep 128 dimensions up to this many documents, 96 from there.
+ * Per corpus the best differs: Debian ru/ru-en (2.7k) 128, fr and fr-en 128 (also on a subset of de's size), de, ja
+ * and their twins 64; no label-free check measured so far tells them apart (length, vocabulary, duplicates, the
+ * spectrum, neighbours' agreement between fits on two halves, held-out energy of the components). 96 is the one
+ * width at which every Debian key is above its best plain-LSA baseline in process (fr +0.003 … de-en +0.010),
+ * where 64 leaves fr and fr-en below theirs and 128 leaves de at it through HTTP (docs/decisions/embedding.md,
+ * "Dense-only keys' dimensions").
  */
 export const DENSE_ONLY_WIDE_BELOW = 4000;
+
+function denseOnlyDimensions(documents: number): number {
+  return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 96;
+}
 
 /**
  * The projection's term weighting for keys with the second stage (whose own terms stay idf-weighted): log-entropy
@@ -76,10 +84,6 @@ export const LONG_TEXT_SINGULAR_VALUE_EXPONENT = 0.5;
  */
 export const LONG_TEXT_POWER_ITERATIONS = 4;
 export const DEFAULT_POWER_ITERATIONS = 1;
-
-function denseOnlyDimensions(documents: number): number {
-  return documents < DENSE_ONLY_WIDE_BELOW ? 128 : 64;
-}
 
 export const WORD_VECTOR_SIF_A = 1e-3;
 

@@ -18,6 +18,8 @@ interface Shape {
 interface Entry { tenant: string; indexed: number; refitting: boolean; model?: { kind: string; dim: number; fittedDocs: number; shape: Shape } }
 
 const DOCUMENTS = 2100;
+/** One-liners: from 4,000 documents (`DENSE_ONLY_WIDE_BELOW`) a dense-only key takes 96 dimensions. */
+const SHORT_DOCUMENTS = 4200;
 
 /**
  * Issue 32: each key's content model is shaped at refit by a label-free check on the key's own documents, and
@@ -58,8 +60,8 @@ describe('model shape chosen per key (issue 32)', function () {
   }
 
   it('shows each key\'s shape and its check in /healthz: the second stage for long posts, dense only for one-liners', async () => {
-    const posts = newsgroupTexts(DOCUMENTS);
-    const long = await load('long-key', posts);
+    const posts = newsgroupTexts(SHORT_DOCUMENTS);
+    const long = await load('long-key', posts.slice(0, DOCUMENTS));
     const short = await load('short-key', posts.map((p) => ({ id: p.id, text: p.text.split(/\s+/).slice(0, 12).join(' ') })));
     for (const e of [long, short]) {
       const shape = e.model!.shape;
@@ -80,11 +82,13 @@ describe('model shape chosen per key (issue 32)', function () {
     assert.equal(short.model!.shape.powerIterations, 1);
     assert.ok(short.model!.shape.check!.medianTerms < short.model!.shape.check!.longTextTerms, JSON.stringify(short.model));
     assert.equal(short.model!.shape.secondStage, false);
+    assert.equal(short.model!.shape.dim, 96, 'dense only from 4,000 documents: 96 dimensions');
+    assert.equal(long.model!.shape.dim, 64);
 
     // `kindred eval` reads the same figures from /healthz and prints the choice.
     const evalLines = await Promise.all(['long-key', 'short-key'].map(async (key) => describeContentModel(await contentModelOf(new KindredClient(server.url, key), key))));
     assert.match(evalLines[0]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates\), projection log-entropy σ\^-0\.5, SVD 4 power iterations; chosen by the key's documents: median \d+ terms/);
-    assert.match(evalLines[1]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0, SVD 1 power iterations; chosen by the key's documents: median \d+ terms/);
+    assert.match(evalLines[1]!, /^content model: lsa, 96 dimensions, fitted on 4200 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0, SVD 1 power iterations; chosen by the key's documents: median \d+ terms/);
 
     // Both find the document itself among the first three, whichever shape they run.
     for (const [key, text, id] of [['long-key', posts[7]!.text, posts[7]!.id], ['short-key', posts[7]!.text.split(/\s+/).slice(0, 12).join(' '), posts[7]!.id]] as const) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { embedBatch, embedText, isZeroVector } from '../../../src/embedding/embed';
 import { fitLsa, fitModel } from '../../../src/embedding/fit';
+import { seededRandom } from '../../../src/random';
 import { MIN_DOCS_FOR_CORPUS_MODEL, type LsaModel } from '../../../src/embedding/model';
 import { ModelCache } from '../../../src/embedding/model-cache';
 import { deserializeModel, modelInfo, serializeModel } from '../../../src/embedding/serialize';
@@ -110,6 +111,19 @@ describe('embedding/lsa model', () => {
         assert.ok(Math.abs(scaled.projection[t * short.dim + j]! - expected) <= 1e-5 * (1 + Math.abs(expected)), `term ${t}, component ${j}`);
       }
     }
+  });
+
+  it('short texts rank by the dense score alone at 96 dimensions from 4,000 documents (issue 32)', function () {
+    this.timeout(120_000);
+    // 4,200 one-line texts over 3,000 made-up words (letters only, so each is one analysed term): many documents, short texts.
+    const rand = seededRandom(3);
+    const word = (n: number): string => Array.from({ length: 4 }, (_, i) => 'bcdfghjklmnprstvz'[Math.floor(n / 17 ** i) % 17]).join('') + 'a';
+    const oneLiners = Array.from({ length: 4200 }, () => Array.from({ length: 10 }, () => word(Math.floor(rand() * 3000))).join(' '));
+    const fitted = fitLsa(oneLiners);
+    assert.ok(fitted.shape!.check!.medianTerms < fitted.shape!.check!.longTextTerms, JSON.stringify(fitted.shape));
+    assert.equal(fitted.shape!.secondStage, false);
+    assert.equal(fitted.dim, 96, 'not 64, as keys of 4,000 documents and more had before');
+    assert.equal(fitted.shape!.dim, fitted.dim);
   });
 
   it('places same-topic texts closer than other-topic texts', () => {
