@@ -338,7 +338,7 @@ const UNCONFIRMED_HEADLINES: Record<string, { html: string; title: string }> = {
   '/title5/seo-title-de': {
     html: `<!doctype html><html lang="de"><head><title>Firmenwagen: Leasen oder kaufen? | Autoratgeber</title>
 <meta property="og:title" content="Firmenwagen: Leasen oder kaufen?"><meta property="og:site_name" content="Autoratgeber">
-<script type="application/ld+json">{"@type":"Article","headline":"Firmenwagen: Leasen oder kaufen?"}</script></head><body><article>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Firmenwagen: Leasen oder kaufen?"}</script></head><body><article>
 <h1>Was sich für Selbstständige beim Dienstwagen rechnet</h1>${PROSE.de}</article></body></html>`,
     title: 'Was sich für Selbstständige beim Dienstwagen rechnet',
   },
@@ -346,7 +346,7 @@ const UNCONFIRMED_HEADLINES: Record<string, { html: string; title: string }> = {
   '/title5/seo-title-en': {
     html: `<!doctype html><html lang="en"><head><title>The library's new opening hours - Town Crier</title>
 <meta property="og:title" content="The library's new opening hours"><meta property="og:site_name" content="Town Crier">
-<script type="application/ld+json">{"@type":"NewsArticle","headline":"The library&#39;s new opening hours"}</script></head><body><article>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"The library&#39;s new opening hours"}</script></head><body><article>
 <h1>Central library will open on Sundays from March</h1>${'<p>The central library will open on Sundays from March, the council said after a long consultation, and the trial will run for a whole year.</p>'.repeat(3)}</article></body></html>`,
     title: 'Central library will open on Sundays from March',
   },
@@ -354,7 +354,7 @@ const UNCONFIRMED_HEADLINES: Record<string, { html: string; title: string }> = {
   '/title5/declared-disagree': {
     html: `<!doctype html><html lang="en"><head><title>Library hours change | Town Crier</title>
 <meta property="og:title" content="Sunday opening for the library">
-<script type="application/ld+json">{"@type":"NewsArticle","headline":"Library hours change"}</script></head><body><article>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Library hours change"}</script></head><body><article>
 <h1>Central library will open on Sundays from March</h1>${'<p>The central library will open on Sundays from March, the council said after a long consultation, and the trial will run for a whole year.</p>'.repeat(3)}</article></body></html>`,
     title: 'Library hours change',
   },
