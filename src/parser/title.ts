@@ -120,8 +120,8 @@ function headlineText(heading: Element): string {
   return rest.length > kickerText.length ? rest : full;
 }
 
-/** The page's visible headings that may name the article: h1s, else h2s (first few, short enough to be a title). */
-export function headingTexts(doc: Document): string[] {
+/** The page's visible headings that may name the article: its h1s, then its h2s (first few, short enough to be a title). */
+export function headingTexts(doc: Document): { h1s: string[]; h2s: string[] } {
   const texts = (selector: string): string[] =>
     Array.from(doc.querySelectorAll(selector))
       .slice(0, 8)
@@ -133,7 +133,7 @@ export function headingTexts(doc: Document): string[] {
       })
       .map(headlineText)
       .filter((t) => t.length >= 3 && t.length <= 250);
-  return [...texts('h1'), ...texts('h2')];
+  return { h1s: texts('h1'), h2s: texts('h2') };
 }
 
 /** Separators between the parts a heading may repeat: those, guillemets and a colon ("Headline: more"). */
@@ -230,6 +230,8 @@ export interface TitleInputs {
   jsonLd: string | null;
   /** headingTexts(doc): h1s, then h2s. */
   headings: string[];
+  /** How many of `headings` (from the start) are h1s. */
+  h1Count: number;
   /** Every h1 and h2 text, for the <title> part that repeats one. */
   allHeadings: string[];
   firstH1: string;
@@ -244,18 +246,62 @@ function declaredHost(doc: Document, values: MetaValues): string | null {
   return declared ? new URL(declared).hostname : null;
 }
 
+/**
+ * JSON-LD is script text, so HTML entities in it stay as written ("Meghan&#39;s", "&mdash;"); publishers' templates
+ * escape them anyway. Decoded the way the page's own text would be (a textarea's content is text, never markup).
+ */
+function decodeEntities(doc: Document, text: string | null): string | null {
+  if (!text || !/&(?:#\d+|#x[\da-f]+|[a-z]+\d*);/i.test(text)) return text;
+  const holder = doc.createElement('textarea');
+  holder.innerHTML = text;
+  return holder.value;
+}
+
 export function titleInputs(doc: Document, values: MetaValues, jsonLd: Record<string, unknown>[], host: string): TitleInputs {
   const documentTitle = normaliseSpace(doc.title ?? '');
+  const { h1s, h2s } = headingTexts(doc);
+  const jsonLdText = (key: string): string | null => decodeEntities(doc, jsonLdString(jsonLd, key));
   return {
     documentTitle,
     social: firstMeta(values, ['og:title', 'twitter:title']),
-    jsonLd: chooseJsonLdTitle(jsonLdString(jsonLd, 'name'), jsonLdString(jsonLd, 'headline'), documentTitle),
-    headings: headingTexts(doc),
+    jsonLd: chooseJsonLdTitle(jsonLdText('name'), jsonLdText('headline'), documentTitle),
+    headings: [...h1s, ...h2s],
+    h1Count: h1s.length,
     allHeadings: Array.from(doc.querySelectorAll('h1, h2')).map((h) => normaliseSpace(h.textContent ?? '')),
     firstH1: normaliseSpace(doc.querySelector('h1')?.textContent ?? ''),
     siteNames: siteNamesOf(values, jsonLdPublisher(jsonLd), documentTitle),
     hosts: Array.from(new Set([host, declaredHost(doc, values) ?? host])),
   };
+}
+
+/** A separator that a site's template puts between a page's name and the site's ("Ausbildung - Feuerwehr Oldenburg"). */
+const TEMPLATE_SEPARATOR = /\s[|\-–—·•»/~](?:\s|$)/;
+
+const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/**
+ * A visible headline that no declared title confirms, taken over the declared title (`fallback`) in two cases that
+ * the page's structure tells apart:
+ * - og:title and JSON-LD are both there and say the same as <title> and Readability's title, site name aside: one
+ *   SEO title that the CMS copied everywhere. An h1 of three words or more that says something else is the
+ *   editorial headline a reader sees.
+ * - the page has no h1, no og:title and no JSON-LD, and its <title> is a template's "Page - Site": the first h2 names
+ *   the article.
+ * Not when the heading holds the declared title (a kicker or a subtitle glued to it) or only spaces it otherwise.
+ */
+function unconfirmedHeadline(inputs: TitleInputs, readability: string | null, headings: string[], h1s: string[], fallback: string): string | null {
+  const { documentTitle, social, jsonLd, siteNames, hosts } = inputs;
+  const key = squash(fallback);
+  const unspaced = (text: string): string => text.replace(/\s+/g, '');
+  const differs = (heading: string): boolean => key !== '' && !squash(heading).includes(key) && unspaced(heading) !== unspaced(fallback);
+  const h1 = h1s[0];
+  if (h1 && social && jsonLd && wordCount(h1) >= 3 && differs(h1)) {
+    const declared = [social, jsonLd, readability, documentTitle].filter((t): t is string => !!t).map((t) => squash(trimSiteName(t, siteNames, hosts)));
+    if (declared.every((title) => title === declared[0])) return h1;
+  }
+  const first = headings[0];
+  if (first && !inputs.firstH1 && !social && !jsonLd && wordCount(first) >= 2 && TEMPLATE_SEPARATOR.test(documentTitle) && differs(first)) return first;
+  return null;
 }
 
 /**
@@ -272,10 +318,19 @@ export function chooseTitle(inputs: TitleInputs, readability: string | null): st
   };
   // headings that only repeat the site's name (a blog's logo in an h1) do not name the article
   const headings = inputs.headings.filter((heading) => !namesSite(heading));
+  const h1s = inputs.headings.slice(0, inputs.h1Count).filter((heading) => !namesSite(heading));
   const heading = confirmedHeading(headings, declared);
   // a heading built of spans gets spaces around its punctuation ("Kicker : Headline"); the declared title has none
   const unspaced = (text: string): string => text.replace(/\s+/g, '');
   if (heading) return declared.find((title) => unspaced(title) === unspaced(heading) && title.length < heading.length) ?? heading;
+  const fallback = declaredTitle(inputs, readability, headings, namesSite);
+  if (headings.includes(fallback)) return fallback;
+  return unconfirmedHeadline(inputs, readability, headings, h1s, fallback) ?? fallback;
+}
+
+/** The title the page declares when no heading is confirmed: Readability's (else og:title, JSON-LD, <title>), site name trimmed. */
+function declaredTitle(inputs: TitleInputs, readability: string | null, headings: string[], namesSite: (text: string) => boolean): string {
+  const { documentTitle, social, siteNames, hosts } = inputs;
   const best = readability || social || inputs.jsonLd;
   if (best) {
     const trimmed = trimSiteName(best, siteNames, hosts);

@@ -401,6 +401,52 @@ ${PROSE.de}<p>© 2019 Sven Schreivogel</p><div class="adresse"><strong>Adresse</
   },
 };
 for (const [path, page] of Object.entries(HEADLINE_PAGES)) METADATA_PAGES[path] = page.html;
+/** Pages for the headlines no declared title confirms (issue 30, title pass): each with the title it must get. */
+const UNCONFIRMED_HEADLINES: Record<string, { html: string; title: string }> = {
+  // og:title, JSON-LD and <title> carry one SEO title; the visible h1 says something else: the h1
+  '/title5/seo-title-de': {
+    html: `<!doctype html><html lang="de"><head><title>Firmenwagen: Leasen oder kaufen? | Autoratgeber</title>
+<meta property="og:title" content="Firmenwagen: Leasen oder kaufen?"><meta property="og:site_name" content="Autoratgeber">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Firmenwagen: Leasen oder kaufen?"}</script></head><body><article>
+<h1>Was sich für Selbstständige beim Dienstwagen rechnet</h1>${PROSE.de}</article></body></html>`,
+    title: 'Was sich für Selbstständige beim Dienstwagen rechnet',
+  },
+  // the same in English, with the JSON-LD headline HTML-escaped as templates write it ("&#39;")
+  '/title5/seo-title-en': {
+    html: `<!doctype html><html lang="en"><head><title>The library's new opening hours - Town Crier</title>
+<meta property="og:title" content="The library's new opening hours"><meta property="og:site_name" content="Town Crier">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"The library&#39;s new opening hours"}</script></head><body><article>
+<h1>Central library will open on Sundays from March</h1>${'<p>The central library will open on Sundays from March, the council said after a long consultation, and the trial will run for a whole year.</p>'.repeat(3)}</article></body></html>`,
+    title: 'Central library will open on Sundays from March',
+  },
+  // og:title and JSON-LD disagree: no single SEO title, so the declared title (Readability's, JSON-LD first) stays
+  '/title5/declared-disagree': {
+    html: `<!doctype html><html lang="en"><head><title>Library hours change | Town Crier</title>
+<meta property="og:title" content="Sunday opening for the library">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Library hours change"}</script></head><body><article>
+<h1>Central library will open on Sundays from March</h1>${'<p>The central library will open on Sundays from March, the council said after a long consultation, and the trial will run for a whole year.</p>'.repeat(3)}</article></body></html>`,
+    title: 'Library hours change',
+  },
+  // no h1, no og:title or JSON-LD, a template's "Page - Site" <title>: the first h2 names the article
+  '/title5/h2-fr': {
+    html: `<!doctype html><html lang="fr"><head><title>Formation - Pompiers du Val</title></head><body><div class="contenu">
+<h2>Les plongeurs du bataillon passent leur brevet</h2>${PROSE.fr}</div></body></html>`,
+    title: 'Les plongeurs du bataillon passent leur brevet',
+  },
+  '/title5/h2-de': {
+    html: `<!doctype html><html lang="de"><head><title>Ausbildung | Feuerwehr Talheim</title></head><body><div class="inhalt">
+<h2>Bootsdienst und Tauchausbildung im Winter</h2>${PROSE.de}</div></body></html>`,
+    title: 'Bootsdienst und Tauchausbildung im Winter',
+  },
+  // ... but a <title> without a template's separator is the page's own title
+  '/title5/h2-plain-title': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><div class="inhalt">
+<h2>Farbe, Griffe und Geduld</h2>${PROSE.de}</div></body></html>`,
+    title: 'Alte Möbel, neues Leben',
+  },
+};
+for (const [path, page] of Object.entries(UNCONFIRMED_HEADLINES)) METADATA_PAGES[path] = page.html;
+
 
 describe('article extraction service (/parser)', function () {
   this.timeout(120_000);
@@ -542,6 +588,14 @@ describe('article extraction service (/parser)', function () {
       assert.equal(res.status, 200, path);
       if (page.title !== undefined) assert.equal(res.body.title, page.title, path);
       if (page.author !== undefined) assert.equal(res.body.author, page.author, path);
+    }
+  });
+
+  it('takes the visible headline over one SEO title copied everywhere, and an h2 under a template title, in German, English and French (issue 30, title pass)', async () => {
+    for (const [path, page] of Object.entries(UNCONFIRMED_HEADLINES)) {
+      const res = await api.get(`/?url=${encodeURIComponent(`${base}${path}`)}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.body.title, page.title, path);
     }
   });
 
