@@ -54,13 +54,14 @@ export class WorkerPool {
    * arrive while the threads are busy go together (src/runtime/task-batches.ts). Timed per payload, as `run` times a task.
    */
   runBatched<Result>(kind: TaskKind, payload: unknown): Promise<Result> {
-    let batches = this.batches.get(kind);
-    if (!batches) {
-      batches = new TaskBatches((payloads) => this.dispatch<Array<BatchOutcome<unknown>>>(kind, payloads), this.threads, this.maxQueue);
-      this.batches.set(kind, batches);
-    }
-    const queue = batches;
-    return this.timed(kind, () => queue.run(payload) as Promise<Result>);
+    const batches = this.batches.get(kind) ?? this.batchesFor(kind);
+    return this.timed(kind, () => batches.run(payload) as Promise<Result>);
+  }
+
+  private batchesFor(kind: TaskKind): TaskBatches {
+    const batches = new TaskBatches((payloads) => this.dispatch<Array<BatchOutcome<unknown>>>(kind, payloads), this.threads, this.maxQueue);
+    this.batches.set(kind, batches);
+    return batches;
   }
 
   private async timed<Result>(kind: TaskKind, work: () => Promise<Result>): Promise<Result> {

@@ -1,8 +1,8 @@
 // N-API addon: inner products of a query with listed rows of the key's vectors (src/vector/dense-kernel.ts), read
 // where they are (the shared WebAssembly memory included) on the calling thread. The rows lie anywhere in the store:
 // every line of the row a few places ahead is asked for while the current one is summed, which the WASM kernel
-// cannot do (0.35–0.45× its time on 800 rows of 64 floats read from memory). The inner product is the WASM kernel's
-// own (dot.h), so a row's score is the same to the bit as the kernel's scan gives it.
+// cannot do (docs/decisions/throughput.md, "Tenth session"). The inner product is the WASM kernel's own (dot.h), so a
+// row's score is the same to the bit as the kernel's scan gives it.
 #include <stdint.h>
 
 #include "dot.h"

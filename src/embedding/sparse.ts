@@ -21,8 +21,7 @@ const COUNT_RANGE = 2 ** 21;
 
 /**
  * Sublinear tf (1 + ln tf) × idf, L2-normalised; unknown terms are dropped. Measured: raw tf 0.495 vs sublinear 0.611.
- * Terms are ordered by id as numbers (id above count) sorted without a comparator, not as pairs sorted with one (the
- * same vectors to the bit on 3,000 20NG posts, 0.85× the time).
+ * Terms are ordered by id as numbers (id above count) sorted without a comparator, not as pairs sorted with one.
  */
 export function tfidfVector(stats: TermStatistics, tokens: readonly string[]): SparseVector {
   const counts = countTerms(tokens);

@@ -230,7 +230,7 @@ function bestFirst(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet
 
 /**
  * Positions of `rows` not excluded, the `limit` best (all when fewer) in no order: a second stage's candidates, which
- * it ranks itself (sorting 800 of them was a tenth of a pool thread).
+ * it ranks itself (sorting 800 of them was 7–8 % of a pool thread's time: docs/decisions/throughput.md).
  */
 function bestOf(rows: Int32Array, scores: Float32Array, excluded: ReadonlySet<number>, limit: number): Uint32Array {
   const positions = new Uint32Array(rows.length);
