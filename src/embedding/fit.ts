@@ -3,7 +3,7 @@ import {
   type EmbeddingModel, type LsaModel, type ModelShape, type TermWeighting, type WordVectorModel,
 } from './model';
 import { contentId } from './serialize';
-import { tfidfVector, type TermStatistics } from './sparse';
+import { MAX_TERM_ID, tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
 import { analyze, countTerms, mainLanguage, UNDETERMINED } from '../text';
 import { Vocabulary } from './vocabulary';
@@ -16,7 +16,10 @@ export interface FitOptions {
   minDocsForCorpusModel?: number;
   /** a term must occur in at least this many documents; default 2 */
   minDf?: number;
-  /** vocabulary cap (most frequent by document frequency); default 60,000 — the projection is terms × dim floats */
+  /**
+   * vocabulary cap (most frequent by document frequency); default 60,000 — the projection is terms × dim floats. At
+   * most 65,536: a key's term arrays hold 16-bit term ids (MAX_TERM_ID).
+   */
   maxTerms?: number;
   /** the SVD is fitted on at most this many documents (an even sample); vocabulary and idf use all; default 30,000 */
   maxSvdDocs?: number;
@@ -211,7 +214,7 @@ function withShape(model: LsaModel, shape: ModelShape): LsaModel {
 function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
   const exponent = options.singularValueExponent ?? 0.5;
   const docs = analysed.map((a) => a.terms);
-  const words = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
+  const words = vocabulary(docs, options.minDf ?? 2, Math.min(options.maxTerms ?? 60_000, MAX_TERM_ID + 1));
   const denseWeights = words.weights[options.weighting ?? 'sublinear-tfidf'];
   const sparseWeights = words.weights[options.sparseWeighting ?? 'sublinear-tfidf'];
   const stats = { terms: words.terms, vocabulary: words.vocabulary, idf: denseWeights };
