@@ -14,7 +14,7 @@ const BYLINE_DATE = new RegExp(
     `\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s*\\d{4})?`,
     `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}(?:,?\\s*\\d{4})?`,
     '\\b\\d{1,4}[/.-]\\d{1,2}[/.-]\\d{1,4}\\b',
-    '\\b(?:at\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?\\s*(?:[ap]\\.?m\\.?)?(?:\\s*(?:UTC|GMT|[ECMP][SD]T))?',
+    '\\b(?:at\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?\\s*(?:[ap]\\.?m\\.?|uhr\\b|h\\b)?(?:\\s*(?:UTC|GMT|[ECMP][SD]T))?',
   ].join('|'),
   'gi',
 );
@@ -23,7 +23,8 @@ const AUTHOR_PREFIX =
   /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|publiée?\s+par|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion(?=\s*[:：])|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
 const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
-const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
+const AUTHOR_TAIL =
+  /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago|\s*[|·•–-]?\s*(?:publicado\s+)?hace\s+\d+\s+\p{L}+|\s*[|·•–-]?\s*(?:publié\s+)?il\s+y\s+a\s+\d+\s+\p{L}+)\s*$/iu;
 /** A domain name or a company's legal form: a publisher, an agency or a web shop, never the article's author. */
 const COMPANY = /\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag)(?![\p{L}\d])/iu;
 /** An editorial team or an institution ("Redaktion", "Staff Writer", "Bundesverband …"): an author only when no person is named. */
@@ -45,19 +46,23 @@ const squashName = (text: string): string => text.toLowerCase().replace(/[^\p{L}
 
 /**
  * How strict a pass over the candidates is. `initials`: a name of two letters or initials ("LD", "mh", "R. R.") is allowed;
- * `organisations`: an editorial team's or an institution's name (INSTITUTION) is allowed. Each only stands when no candidate
- * passes a stricter pass.
+ * `organisations`: an editorial team's or an institution's name (INSTITUTION) is allowed; `handles`: a one-word user name
+ * that is also the site's name (a blogger who named the blog after their handle: "zahlenzauberin" on "Zahlenzauberin").
+ * Each only stands when no candidate passes a stricter pass.
  */
 interface Leniency {
   initials: boolean;
   organisations: boolean;
+  handles: boolean;
 }
 
 const PASSES: Leniency[] = [
-  { initials: false, organisations: false },
-  { initials: true, organisations: false },
-  { initials: true, organisations: true },
+  { initials: false, organisations: false, handles: false },
+  { initials: true, organisations: false, handles: false },
+  { initials: true, organisations: true, handles: false },
 ];
+/** The last pass, after the last resorts: the page declares only its own name as the author, as a one-word handle. */
+const HANDLES: Leniency = { initials: true, organisations: false, handles: true };
 
 function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[] = [], leniency: Leniency = PASSES[0]): string | null {
   if (!raw) return null;
@@ -90,9 +95,10 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   }
   if (!text || text.length > 80 || !(leniency.initials ? /\p{L}{2}|\p{Lu}\.\s*\p{Lu}\./u : /\p{L}{3}/u).test(text) || NOT_A_NAME.test(text) || COMPANY.test(text) || (!leniency.organisations && INSTITUTION.test(text))) return null;
   if (/\d/.test(text) && /\s/.test(text)) return null;
-  if (STATUS_WORDS.test(text)) return null;
+  if (STATUS_WORDS.test(text) || text.includes('?')) return null;
   if (text.split(/\s+/).length > 8) return null;
   const squashed = squashName(text);
+  if (leniency.handles) return /\s/.test(text) ? null : text;
   if (siteNames.some((name) => squashName(name) === squashed || (squashed.length >= 4 && squashName(name).includes(squashed)))) return null;
   return text;
 }
@@ -206,10 +212,14 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     inputs.signature,
     jsonLd?.organisation ? jsonLd.name : null,
   ];
-  for (const leniency of PASSES) {
+  const chosen = (leniency: Leniency): string | null => {
     const cleaned = candidates.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
     const first = cleaned.findIndex((author) => !!author);
-    if (first >= 0) return withCoAuthors(fullerForm(cleaned[first]!, cleaned.slice(first + 1)), cleaned.slice(first + 1));
+    return first >= 0 ? withCoAuthors(fullerForm(cleaned[first]!, cleaned.slice(first + 1)), cleaned.slice(first + 1)) : null;
+  };
+  for (const leniency of PASSES) {
+    const author = chosen(leniency);
+    if (author) return author;
   }
   // last resorts: a "by Name" line or a JSON-LD Person; a personal site's name ("Jane Doe's blog"); a copyright line's name
   const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
@@ -219,7 +229,7 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     const author = cleanAuthor(candidate, [], PASSES[PASSES.length - 1]);
     if (author && PERSON_NAME.test(author)) return author;
   }
-  return '';
+  return chosen(HANDLES) ?? '';
 }
 
 /** Letters only, without case or accents: "gabor_munier" and "Gàbor Muniér" spell the same name. */
@@ -233,7 +243,7 @@ function fullerForm(author: string, others: readonly (string | null)[]): string 
   if (/\s/.test(author)) return author;
   const key = spelling(author);
   for (const other of others) {
-    if (!other || other.length <= author.length || !/\s/.test(other)) continue;
+    if (!other || other === author || !/\s/.test(other)) continue;
     if (spelling(other) === key || (other.startsWith(author) && SURNAME.test(other.slice(author.length)))) return other;
   }
   return author;
