@@ -29,7 +29,7 @@ const AUTHOR_TAIL =
 const COMPANY = /\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag)(?![\p{L}\d])/iu;
 /** An editorial team or an institution ("Redaktion", "Staff Writer", "Bundesverband …"): an author only when no person is named. */
 const INSTITUTION =
-  /\b(?:agencies|agentur|redaktion|newsroom|editorial|staff)\b|\p{L}*(?:verband|stiftung|anstalt|ministerium|institut|akademie|gesellschaft|genossenschaft)\b|\b(?:association|foundation|institute|ministry|department|university|universität)\b/iu;
+  /\b(?:agencies|agentur|redaktion|newsroom|editorial|staff)\b|\p{L}*(?:verband|stiftung|anstalt|ministerium|institut|akademie|gesellschaft|genossenschaft|vereinigung|verein)\b|\b(?:association|foundation|institute|ministry|department|university|universität)\b/iu;
 const ORGANISATION = new RegExp(`${COMPANY.source}|${INSTITUTION.source}`, 'iu');
 /** A picture credit is not the article's author ("Photo by Jane Doe on Unsplash", "Foto: Jane Doe"). */
 const PICTURE_CREDIT = /^(?:photos?|fotos?|bild(?:er)?|images?|illustrations?|credits?|grafik)\b(?!\s*(?:und|and|&|\/))/iu;
@@ -41,6 +41,9 @@ const STATUS_WORDS = /\b(?:veröffentlicht|aktualisiert|geändert|zuletzt|stand|
 const INNER_AUTHOR_LABEL = /(?:^|\s|\p{Ll}|\d)(?:autor(?:in)?|author|verfasser(?:in)?|auteur)\s*:\s*/iu;
 /** A label glued after the name in post data ("Jane DoeQuelle: Site"): the name ends before it. */
 const GLUED_LABEL = /(?<=\p{Ll})(?:Quelle|Source|Fuente|Datum|Date|Foto|Bild|Photo)\s*:.*$/u;
+
+/** Soft hyphens that a publisher's hyphenation put inside a name ("Mat\u00adthi\u00adas"). */
+const SOFT_HYPHEN = /\u00ad/g;
 
 const squashName = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
@@ -67,7 +70,7 @@ const HANDLES: Leniency = { initials: true, organisations: false, handles: true 
 function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[] = [], leniency: Leniency = PASSES[0]): string | null {
   if (!raw) return null;
   // "Jane Doe @janedoe": the name and the author's social-media handle
-  let text = normaliseSpace(raw).replace(/\s+@[\p{L}\d_.]+(?:\s*[-–|])?$/u, '');
+  let text = normaliseSpace(raw.replace(SOFT_HYPHEN, '')).replace(/\s+@[\p{L}\d_.]+(?:\s*[-–|])?$/u, '');
   if (/^https?:\/\//i.test(text) || /@|\[at\]/i.test(text) || PICTURE_CREDIT.test(text)) return null;
   // bylines often carry the date ("By Jane Doe March 25, 2015 3:46 PM"); keep the name, drop a byline that is only a date
   const inner = text.match(INNER_AUTHOR_LABEL);
@@ -113,7 +116,7 @@ const BYLINE_SELECTORS = [
   'a[href*="/author/" i], a[href*="/autor/" i], a[href*="/autoren/" i]',
   '[class*="byline" i], [id*="byline" i]',
   '[class*="author" i]:not([class*="comment" i]), [id*="author" i]',
-  '[class*="autor" i]',
+  '[class*="autor" i], [class*="auteur" i]',
   '[class*="contributor" i], [class*="username" i]',
 ];
 
@@ -141,7 +144,8 @@ export function findBylines(doc: Document): string[] {
   const found: string[] = [];
   for (const selector of BYLINE_SELECTORS) {
     for (const element of Array.from(doc.querySelectorAll(selector)).slice(0, 10)) {
-      if (element.closest('[class*="comment" i], [id*="comment" i]')) continue;
+      // a comment's or a quotation's author is not the article's
+      if (element.closest('[class*="comment" i], [id*="comment" i], blockquote, q, [class*="quote" i]')) continue;
       const text = normaliseSpace(element.textContent ?? '');
       if (text && text.length < 100) found.push(text);
       if (found.length >= 12) return [...found, ...labelledNames(doc)];
@@ -284,17 +288,17 @@ const SHORT_DATE = '\\d{1,2}\\.\\d{1,2}\\.(?:\\d{4}|\\d{2})';
 const SURNAME = new RegExp(`^\\s+${NAME_WORD}(?:\\s+${NAME_WORD})?$`, 'u');
 /** What opens a line naming the author: "Von", "Text von", "Gespeichert von", "Autoren", "Redaktion:", after a date or not. */
 const AUTHOR_LINE_LABEL = new RegExp(
-  `^(?:${SHORT_DATE}(?:,?\\s+\\d{1,2}:\\d{2}(?:\\s*uhr)?)?\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
+  `^(?:${SHORT_DATE}(?:,?\\s+\\d{1,2}:\\d{2}(?:\\s*uhr)?)?\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|(?:gast)?beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion|kolumne|column|interview|kommentar|essay|reportage|glosse|rezension|review|story|analyse|analysis)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
   'iu',
 );
 /** Who else a line credits after the author: "Text von Jane Doe Illustration von John Roe". */
 const CO_CREDIT = '(?:[Ii]llustrations?|[Ii]llustrationen|[Ff]otos?|[Pp]hotos?|[Bb]ilder?|[Gg]rafik)\\s+(?:von|by|de|par)\\s';
 /** The names after the label, then perhaps " am <date>", "| <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
-const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\)|,\\s+\\p{L}.*|\\s+${CO_CREDIT}.*)?$`, 'u');
+const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\)|,\\s+\\p{L}.*|\\s+${CO_CREDIT}.*|\\s+(?:mit|with|avec|con)\\s+\\p{Lu}.*)?$`, 'u');
 /** A Chinese author or editor label and the name, in a script without case: "责任编辑：焦鹏", "作者：王小明". */
 const HAN_AUTHOR_LINE = /^(?:责任编辑|作者|编辑|记者|撰文)\s*[：:]\s*(\p{Script=Han}{2,4})$/u;
 /** A date and a name: "11.12.2019 - Jane Doe". */
-const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
+const DATED_NAME = new RegExp(`^${SHORT_DATE}(?:\\s*[-–|,]?\\s*\\d{1,2}:\\d{2}(?:\\s*[Uu]hr)?)?\\s*[-–|]\\s*(${NAME})$`, 'u');
 
 /**
  * A short line that names the author: "Von R. R. am 3. Mai", "Text von Jane Doe", "Autoren Jane Doe und John Roe",
@@ -315,7 +319,7 @@ export function labelledAuthorLines(doc: Document): string[] {
     const raw = element.children.length > 3 ? '' : element.textContent ?? '';
     // a container's whole text is not normalised only to be found too long
     if (!raw || raw.length > 1000) continue;
-    const text = normaliseSpace(raw);
+    const text = normaliseSpace(raw.replace(SOFT_HYPHEN, ''));
     if (text.length > 90) continue;
     const name = authorInLine(text);
     if (!name || element.closest('[class*="comment" i], [id*="comment" i]')) continue;
@@ -366,6 +370,9 @@ function copyrightName(doc: Document): string | null {
   return null;
 }
 
+/** A footnote's mark at the start of a paragraph. */
+const FOOTNOTE = /^(?:\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}\)|\*)/;
+
 /** A greeting before a signature ("Euer Benni", "Liebe Grüße, Jane", "Cheers, Jane"). */
 const SIGN_OFF = /^(?:(?:euer|eure|euere|dein|deine|ihr|ihre|yours|cheers|best|regards|love|xoxo|bisous|saludos|cordialement|(?:liebe|viele|herzliche|beste|sonnige)\s+grüße|grüße|lg)\s*,?\s+)?/iu;
 /** A date after a signature ("Benni 10. September 2017", "Jane Doe, 17.10.2019"). */
@@ -377,13 +384,15 @@ const SIGNATURE_DATE = /[\s,–—-]*(?:\d{1,2}\.\s*\p{L}+\.?\s+\d{4}|\d{1,2}\.\
  */
 function signatureName(doc: Document): string | null {
   const isParagraph = (element: Element): boolean => element.tagName === 'P' && !!(element.textContent ?? '').trim();
+  // footnotes may follow the signature: "(1) Ces chiffres …", "[2] …", "* …"
+  const isProse = (element: Element): boolean => isParagraph(element) && !FOOTNOTE.test((element.textContent ?? '').trim());
   for (const paragraph of Array.from(doc.querySelectorAll('p')).slice(0, 3000)) {
     const raw = paragraph.textContent ?? '';
     if (raw.length > 200) continue;
     const text = normaliseSpace(raw);
     if (!text || text.length > 60) continue;
     let after = paragraph.nextElementSibling;
-    while (after && !isParagraph(after)) after = after.nextElementSibling;
+    while (after && !isProse(after)) after = after.nextElementSibling;
     if (after) continue;
     let before = 0;
     for (let sibling = paragraph.previousElementSibling; sibling && before < 400; sibling = sibling.previousElementSibling) {
