@@ -25,6 +25,8 @@ const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|e
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
 const AUTHOR_TAIL =
   /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago|\s*[|·•–-]?\s*(?:publicado\s+)?hace\s+\d+\s+\p{L}+|\s*[|·•–-]?\s*(?:publié\s+)?il\s+y\s+a\s+\d+\s+\p{L}+)\s*$/iu;
+/** A person's name and, after a slash, the agency's code ("Peter Maahn/SP-X"): the person wrote it. */
+const AGENCY_AFTER_NAME = /^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+)\s*\/\s*[\p{Lu}\d-]{2,}$/u;
 /** A domain name or a company's legal form: a publisher, an agency or a web shop, never the article's author. */
 const COMPANY = /\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag)(?![\p{L}\d])/iu;
 /** An editorial team or an institution ("Redaktion", "Staff Writer", "Bundesverband …"): an author only when no person is named. */
@@ -79,7 +81,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   text = normaliseSpace(text.replace(BYLINE_DATE, ' ')).replace(/^[\s,|·•-]+|[\s,|·•-]+$/g, '');
   // "AuthorJane Doe", "Veröffentlicht vonJane Doe": a label glued to the name
   text = text.replace(/^(Author|Autor|Veröffentlicht von|Posted by|Written by|Show all articles of|Alle Artikel von)(?=\p{Lu})/iu, '$1 ');
-  text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '').replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, '');
+  text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '').replace(AGENCY_AFTER_NAME, '$1').replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, '');
   // "Jane Doe Jane Doe" (a name and its link text)
   const halves = text.split(' ');
   if (halves.length % 2 === 0 && /\p{L}{2}/u.test(text) && halves.slice(0, halves.length / 2).join(' ') === halves.slice(halves.length / 2).join(' ')) text = halves.slice(0, halves.length / 2).join(' ');
