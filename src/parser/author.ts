@@ -141,13 +141,25 @@ function labelledNames(doc: Document): string[] {
   return found;
 }
 
+/** A quotation: its author is the person quoted, not the article's. */
+const QUOTATION = 'blockquote, q, [class*="quote" i]';
+
+/** Author-named elements inside quotations ("quote-author-name"), which Readability's own byline may still name. */
+function quotedAuthors(doc: Document): string[] {
+  return Array.from(doc.querySelectorAll('[class*="author" i], [class*="byline" i]'))
+    .slice(0, 200)
+    .filter((element) => element.closest(QUOTATION))
+    .map((element) => normaliseSpace(element.textContent ?? ''))
+    .filter((text) => text && text.length < 100);
+}
+
 /** Byline candidates as Readability would find them, read before clean-up can move the document around. */
 export function findBylines(doc: Document): string[] {
   const found: string[] = [];
   for (const selector of BYLINE_SELECTORS) {
     for (const element of Array.from(doc.querySelectorAll(selector)).slice(0, 10)) {
       // a comment's or a quotation's author is not the article's
-      if (element.closest('[class*="comment" i], [id*="comment" i], blockquote, q, [class*="quote" i]')) continue;
+      if (element.closest(`[class*="comment" i], [id*="comment" i], ${QUOTATION}`)) continue;
       const text = normaliseSpace(element.textContent ?? '');
       if (text && text.length < 100) found.push(text);
       if (found.length >= 12) return [...found, ...labelledNames(doc)];
@@ -177,6 +189,8 @@ export interface AuthorInputs {
   copyright: string | null;
   /** A name that signs the article off below its last paragraph (signatureName). */
   signature: string | null;
+  /** Names of quoted persons in author-named elements (quotedAuthors). */
+  quoted: string[];
 }
 
 /** A declared name that its publisher escaped twice ("Redacci&oacute;n"), as the page shows it. */
@@ -198,7 +212,7 @@ export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<s
     const data = values.get(`twitter:data${n}`);
     if (data && WRITTEN_BY.test(values.get(`twitter:label${n}`) ?? '')) meta['twitter:data'] = data;
   }
-  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc) };
+  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc), quoted: quotedAuthors(doc) };
 }
 
 /**
@@ -212,7 +226,7 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     jsonLd && !jsonLd.organisation ? jsonLd.name : null,
     firstMeta(new Map(Object.entries(meta)), [...AUTHOR_METAS.filter((key) => key !== 'article:author'), 'twitter:data']),
     articleAuthor && !/^https?:\/\//i.test(articleAuthor) ? articleAuthor : null,
-    byline,
+    byline && !(inputs.quoted ?? []).includes(normaliseSpace(byline)) ? byline : null,
     ...inputs.bylines,
     ...inputs.lines,
     inputs.signature,
