@@ -66,7 +66,7 @@ const PASSES: Leniency[] = [
   { initials: true, organisations: false, handles: false },
   { initials: true, organisations: true, handles: false },
 ];
-/** The last pass, after the last resorts: the page declares only its own name as the author, as a one-word handle. */
+/** The last pass, after the last resorts: the page names only its own name as the author, as a one-word handle (not as an organisation). */
 const HANDLES: Leniency = { initials: true, organisations: false, handles: true };
 
 function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[] = [], leniency: Leniency = PASSES[0]): string | null {
@@ -222,7 +222,7 @@ export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<s
 export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undefined, siteNames: string[]): string {
   const { meta, jsonLd } = inputs;
   const articleAuthor = meta['article:author'];
-  const candidates = [
+  const named = [
     jsonLd && !jsonLd.organisation ? jsonLd.name : null,
     firstMeta(new Map(Object.entries(meta)), [...AUTHOR_METAS.filter((key) => key !== 'article:author'), 'twitter:data']),
     articleAuthor && !/^https?:\/\//i.test(articleAuthor) ? articleAuthor : null,
@@ -230,10 +230,10 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     ...inputs.bylines,
     ...inputs.lines,
     inputs.signature,
-    jsonLd?.organisation ? jsonLd.name : null,
   ];
-  const chosen = (leniency: Leniency): string | null => {
-    const cleaned = candidates.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
+  const candidates = [...named, jsonLd?.organisation ? jsonLd.name : null];
+  const chosen = (leniency: Leniency, from = candidates): string | null => {
+    const cleaned = from.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
     const first = cleaned.findIndex((author) => !!author);
     return first >= 0 ? withCoAuthors(fullerForm(cleaned[first]!, cleaned.slice(first + 1)), cleaned.slice(first + 1)) : null;
   };
@@ -249,7 +249,8 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     const author = cleanAuthor(candidate, [], PASSES[PASSES.length - 1]);
     if (author && PERSON_NAME.test(author)) return author;
   }
-  return chosen(HANDLES) ?? '';
+  // an organisation the JSON-LD declares is never taken for a handle
+  return chosen(HANDLES, named) ?? '';
 }
 
 /** Letters only, without case or accents: "gabor_munier" and "Gàbor Muniér" spell the same name. */
