@@ -144,28 +144,24 @@ function labelledNames(doc: Document): string[] {
 /** A quotation: its author is the person quoted, not the article's. */
 const QUOTATION = 'blockquote, q, [class*="quote" i]';
 
-/** Author-named elements inside quotations ("quote-author-name"), which Readability's own byline may still name. */
-function quotedAuthors(doc: Document): string[] {
-  return Array.from(doc.querySelectorAll('[class*="author" i], [class*="byline" i]'))
-    .slice(0, 200)
-    .filter((element) => element.closest(QUOTATION))
-    .map((element) => normaliseSpace(element.textContent ?? ''))
-    .filter((text) => text && text.length < 100);
-}
-
-/** Byline candidates as Readability would find them, read before clean-up can move the document around. */
-export function findBylines(doc: Document): string[] {
+/**
+ * Byline candidates as Readability would find them, read before clean-up can move the document around; and the
+ * names in author-named elements inside quotations ("quote-author-name"), which Readability's own byline may still name.
+ */
+function findBylines(doc: Document): { bylines: string[]; quoted: string[] } {
   const found: string[] = [];
+  const quoted: string[] = [];
   for (const selector of BYLINE_SELECTORS) {
     for (const element of Array.from(doc.querySelectorAll(selector)).slice(0, 10)) {
       // a comment's or a quotation's author is not the article's
-      if (element.closest(`[class*="comment" i], [id*="comment" i], ${QUOTATION}`)) continue;
+      if (element.closest('[class*="comment" i], [id*="comment" i]')) continue;
       const text = normaliseSpace(element.textContent ?? '');
-      if (text && text.length < 100) found.push(text);
-      if (found.length >= 12) return [...found, ...labelledNames(doc)];
+      const list = element.closest(QUOTATION) ? quoted : found;
+      if (text && text.length < 100) list.push(text);
+      if (found.length >= 12) return { bylines: [...found, ...labelledNames(doc)], quoted };
     }
   }
-  return [...found, ...labelledNames(doc)];
+  return { bylines: [...found, ...labelledNames(doc)], quoted };
 }
 
 /** The author metas, in the order they are trusted. */
@@ -189,7 +185,7 @@ export interface AuthorInputs {
   copyright: string | null;
   /** A name that signs the article off below its last paragraph (signatureName). */
   signature: string | null;
-  /** Names of quoted persons in author-named elements (quotedAuthors). */
+  /** Names of quoted persons in author-named elements (findBylines). */
   quoted: string[];
 }
 
@@ -212,7 +208,8 @@ export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<s
     const data = values.get(`twitter:data${n}`);
     if (data && WRITTEN_BY.test(values.get(`twitter:label${n}`) ?? '')) meta['twitter:data'] = data;
   }
-  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc), quoted: quotedAuthors(doc) };
+  const { bylines, quoted } = findBylines(doc);
+  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines, lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc), quoted };
 }
 
 /**
