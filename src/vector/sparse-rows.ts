@@ -15,8 +15,9 @@ const MAX_SPAN_BYTES = 8 * 2 ** 23;
 /**
  * A SparseRows' arrays as pool threads read them: spans (per row: start of its terms, then length + 1, 0 for none),
  * term ids and weights, each a growable SharedArrayBuffer. Ids are 16-bit (MAX_TERM_ID): the second stage's gather
- * reads every candidate's ids, and two bytes less a term is a quarter less of what it reads (docs/decisions/throughput.md). A reader takes all three at once: compaction writes
- * fresh buffers and swaps them in, never rewriting the ones readers hold.
+ * reads every candidate's ids and weights, and two bytes less a term is a quarter less of what it reads
+ * (docs/decisions/throughput.md). A reader takes all three at once: compaction writes fresh buffers and swaps them
+ * in, never rewriting the ones readers hold.
  */
 export interface SharedTerms {
   spans: SharedArrayBuffer;
