@@ -126,7 +126,7 @@ export class VersionDispatcher {
     const paramsError = prepared.validateParams?.(params);
     if (paramsError) throw paramsError;
     // A copy the validator may coerce and trim. Not a spread: the validator's stores (defaults, coerced values) into a
-    // spread's copy missed V8's inline caches, 6–10 µs a call against 0.2–0.4 µs for this (a session probe).
+    // spread's copy miss V8's inline caches (docs/decisions/throughput.md, "Eleventh session").
     const query = Object.assign({}, call.query);
     const queryError = prepared.validateQuery?.(query);
     if (queryError) throw queryError;

@@ -60,8 +60,8 @@ export function searchLimits(indexes: TenantIndexes, options: CandidateOptions, 
 async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<void> {
   const indexes = ctx.indexes();
   await indexes.caughtUp({ facts: false });
-  // Caught up, the content index holds only stored documents: storage is asked about the others alone (a read of
-  // the store per query was 3-4 % of the event loop's time on similar queries).
+  // Caught up, the content index holds only stored documents: storage is asked about the others alone, not read
+  // once per query (docs/decisions/throughput.md, "Eleventh session").
   const others = ids.filter((id) => !indexes.content.holds(id));
   if (others.length > 0 && (await ctx.store.documents.existMany(others)).includes(false)) throw notFound('Document');
 }
