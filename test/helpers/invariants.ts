@@ -253,7 +253,7 @@ export async function checkIndex(api: Client, ledger: Ledger, options: { adminTo
     ...[...ledger.deleted].slice(0, options.sample).map(([id, text]): [string, string, boolean] => [id, text, false]),
   ].filter(([, text]) => text);
   await inParallel(queries, options.concurrency ?? 4, async ([id, text, present]) => {
-    const res = await api.post<Array<{ id: string }>>('/documents/similar-to-text', { text, number: top });
+    const res = await api.post<Array<{ id: string; similarity?: number }>>('/documents/similar-to-text', { text, number: top });
     if (res.status !== 200 || !Array.isArray(res.body)) {
       report.problems.push(`similar-to-text for ${id} → ${res.status} ${res.text.slice(0, 120)}`);
       return;
@@ -261,7 +261,9 @@ export async function checkIndex(api: Client, ledger: Ledger, options: { adminTo
     const ids = res.body.map((r) => r.id);
     if (present) {
       report.checked++;
-      if (!ids.includes(id)) report.problems.push(`document ${id} is not in the top ${top} of similar-to-text with its own text`);
+      // What came instead tells a stale or mixed-up index (another model's vectors) from a ranking question.
+      const got = res.body.slice(0, 3).map((r) => `${r.id} ${r.similarity?.toFixed(3)}`).join(', ');
+      if (!ids.includes(id)) report.problems.push(`document ${id} is not in the top ${top} of similar-to-text with its own text (got ${got})`);
     }
     for (const hit of ids) if (ledger.deleted.has(hit)) report.problems.push(`deleted document ${hit} served by similar-to-text`);
   });
