@@ -552,6 +552,8 @@ export class TenantContent {
   /** Nearest documents: vector candidates, then (corpus model) the TF-IDF second stage. */
   async similar(query: SimilarQuery, k: number, limits: SearchLimits = {}): Promise<Similar[]> {
     if (k <= 0 || ('ids' in query ? query.ids : query.texts).length === 0) return [];
+    // Documents are a set: their centroid's sums in one order whatever order storage or the client listed them in.
+    if ('ids' in query) query = { ids: [...query.ids].sort() };
     let generation: Generation;
     let asked: { vector: Float32Array | TextQuery | StoredQuery; terms: QueryTerms };
     const options: SearchOptions = { exclude: limits.exclude, allow: limits.allow, exact: this.settings.exactSearch };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Client } from '../helpers/client';
 import { startServer, type RunningServer } from '../helpers/server';
 import { CORPUS } from '../fixtures/corpus';
+import { ingestDocuments, newLedger, newsgroupTexts } from '../helpers/invariants';
 
 const topicOf = (id: string) => id.split('-')[0];
 
@@ -160,5 +161,50 @@ describe('content-based recommendations (v6)', function () {
         assert.deepEqual(res.body, alone[i]!.body, `request ${i}`);
       });
     }
+  });
+});
+
+describe("a user's content profile", function () {
+  this.timeout(180_000);
+  let server: RunningServer;
+  let api: Client;
+  const docs = newsgroupTexts(140);
+
+  before(async () => {
+    server = await startServer({ backend: 'embedded' });
+    api = new Client(server.url);
+    await ingestDocuments(api, docs, newLedger());
+  });
+  after(() => server?.stop());
+
+  async function prefer(user: string, ids: readonly string[]): Promise<void> {
+    assert.equal((await api.post(`/users/${user}`)).status, 201);
+    // One at a time: each preference's time orders the profile.
+    for (const id of ids) assert.equal((await api.post(`/users/${user}/preferences/${id}`)).status, 201);
+  }
+
+  it('is a set: the same documents preferred in another order give the same answer, to the last digit', async () => {
+    const liked = docs.slice(0, 12).map((d) => d.id);
+    await prefer('forward', liked);
+    await prefer('backward', [...liked].reverse());
+    const forward = await api.get('/users/forward/recommendations?number=15');
+    assert.equal(forward.status, 200);
+    assert.equal(forward.body.length, 15);
+    assert.deepEqual((await api.get('/users/backward/recommendations?number=15')).body, forward.body);
+    // The same for several documents named by a client.
+    const asked = (ids: string[]) => api.post('/documents/similar-to-ids', { ids, number: 15 });
+    assert.deepEqual((await asked([...liked].reverse())).body, (await asked(liked)).body);
+  });
+
+  it('holds the 100 most recent preferences of a user who has more', async () => {
+    const ids = docs.slice(20, 121).map((d) => d.id);
+    const [oldest, ...recent] = ids;
+    await prefer('heavy', ids);
+    await prefer('recent', recent);
+    const heavy = (await api.get('/users/heavy/recommendations?number=15')).body as Array<{ id: string }>;
+    const only = ((await api.get('/users/recent/recommendations?number=16')).body as Array<{ id: string }>).filter((r) => r.id !== oldest);
+    assert.equal(heavy.length, 15);
+    assert.ok(!heavy.some((r) => ids.includes(r.id)), 'a preferred document recommended');
+    assert.deepEqual(heavy, only.slice(0, 15));
   });
 });
