@@ -29,6 +29,8 @@
 #include <faiss/index_factory.h>
 #include <faiss/index_io.h>
 
+#include "ivf_flat_scan.h"
+
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -357,9 +359,16 @@ faiss::Index* inner_index(faiss::Index* idx) {
 }
 
 // nq queries' top k, under the index's shared lock: `sel` restricts labels (IVF and flat indexes).
+// An IVF index of float32 codes without an allow-list is scanned by ivf_flat_scan.h (exact scores, SSE); any other
+// by FAISS.
 void search_into(Wrapped* w, const float* q, size_t nq, int32_t k, int64_t nprobe, int64_t ef, faiss::IDSelector* sel,
                  float* dist, int64_t* labels) {
   std::shared_lock<std::shared_mutex> lock(w->mutex);
+  if (const faiss::IndexIVFFlat* flat = sel ? nullptr : kindred::flat_ivf(w->index.get())) {
+    for (size_t i = 0; i < nq; i++)
+      kindred::scan_ivf_flat(*flat, q + i * flat->d, nprobe > 0 ? nprobe : flat->nprobe, k, dist + i * k, labels + i * k);
+    return;
+  }
   faiss::Index* inner = inner_index(w->index.get());
   std::unique_ptr<faiss::SearchParameters> params;
   if (dynamic_cast<faiss::IndexIVF*>(inner)) {

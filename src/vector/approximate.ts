@@ -7,9 +7,16 @@ import { i32View } from './views';
 export const MAX_AUTO_NLIST = 8192;
 /** Lists probed until the index is tuned. */
 const DEFAULT_NPROBE = 16;
+/**
+ * The codec of an index built without a `description`: float32 codes, each list's rows side by side, scored exactly
+ * by the addon's own SSE scan (native/src/ivf_flat_scan.h). 8-bit codes (`SQ8`, the default before) cost a quarter of
+ * the memory, but Debian's libfaiss scans them one float at a time and their shortlist kept less of the exact answer
+ * at four times the lists (docs/decisions/throughput.md, "Eleventh session").
+ */
+const AUTOMATIC_CODEC = 'Flat';
 
 export interface ApproximateOptions {
-  /** FAISS factory string; default `IVF<nlist>,SQ8` (inner product over 8-bit codes, re-scored exactly by the caller). */
+  /** FAISS factory string; default `IVF<nlist>,Flat` (inner product over float32 codes, scored exactly by the addon). */
   description?: string;
   /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
   nlist?: number;
@@ -161,6 +168,14 @@ export class ApproximateIndex {
     return /(^|,)(SQ|PQ|OPQ)/.test(this.description);
   }
 
+  /**
+   * Whether this index was built automatically (no `description` given) with a codec other than today's automatic one
+   * (an 8-bit index restored from an older snapshot): its owner rebuilds it aside.
+   */
+  outdatedCodec(options: ApproximateOptions): boolean {
+    return options.description === undefined && /^IVF\d+,/.test(this.description) && !this.description.endsWith(`,${AUTOMATIC_CODEC}`);
+  }
+
   /** Inverted lists of the IVF index (undefined for other kinds). */
   get nlist(): number | undefined {
     return this.options.nlist;
@@ -169,7 +184,7 @@ export class ApproximateIndex {
   /** Creates and fills an index from the store's live rows; changes noted meanwhile are applied after. */
   static create(store: SharedVectorStore, addon: FaissAddon, options: ApproximateOptions): ApproximateIndex {
     const nlist = options.nlist ?? Math.min(MAX_AUTO_NLIST, Math.max(16, Math.round(Math.sqrt(store.size))));
-    const description = options.description ?? `IVF${nlist},SQ8`;
+    const description = options.description ?? `IVF${nlist},${AUTOMATIC_CODEC}`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
     const nprobe = options.nprobe ?? Math.min(nlist, DEFAULT_NPROBE);
     return new ApproximateIndex(store, addon, faiss, description, { ...options, nlist, nprobe });

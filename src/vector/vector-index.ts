@@ -297,7 +297,7 @@ export class VectorIndex {
   private afterMutation(): void {
     this.mutationCount++;
     const a = this.approxOptions;
-    if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) : this.store.size >= (a.minRows ?? 50_000))
+    if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) || this.approx.outdatedCodec(a) : this.store.size >= (a.minRows ?? 50_000))
       && loadFaissAddon() !== null) {
       this.rebuildApproximate().catch((err: unknown) => {
         this.approxError = err; // no automatic retry; rebuildApproximate() may be called again
