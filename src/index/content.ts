@@ -11,6 +11,7 @@ import type { TenantStore } from '../storage';
 import { VectorIndex, type QueryTerms, type SearchOptions, type StoredQuery, type TextQuery } from '../vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from '../vector/fresh-answers';
+import { answersKept, type ScoredAnswer } from '../vector/answers-kept';
 
 export interface ContentSettings {
   /** The corpus model is refitted once the key holds this many times the documents it was fitted on. */
@@ -97,7 +98,7 @@ const DIRTY_ROUNDS = 3;
  * Probe tuning: documents asked "similar to" (spread over the key), answers compared, and the share of the exact
  * answers the approximate index must give (bench:scale measures 0.95 through HTTP on other documents).
  */
-const TUNE_QUERIES = 24;
+const TUNE_QUERIES = 64;
 const TUNE_ANSWERS = 10;
 const TUNE_RECALL = 0.97;
 
@@ -590,14 +591,14 @@ export class TenantContent {
       // exact top 10 between two trials, and a trial compared with an older answer misses them: a bench:scale
       // import of 1M generated texts was tuned to 64 probes of 896 (similar p50 13.9 ms), where the same index
       // tuned at rest kept 0.996 at 4 (docs/decisions/vector.md).
-      const exact = new FreshAnswers(index, async (doc: DocumentRecord) => (await ask(doc, { exact: true })).map((h) => h.id));
+      const scored = (answers: Similar[]): ScoredAnswer[] => answers.map((h) => ({ id: h.id, score: h.similarity }));
+      const exact = new FreshAnswers(index, async (doc: DocumentRecord) => scored(await ask(doc, { exact: true })));
       const { chosen, tried } = await index.tuneProbes(async (trial) => {
         let kept = 0;
         let total = 0;
         for (const doc of docs) {
           const truth = await exact.of(doc.id, doc);
-          const got = new Set((await ask(doc, trial)).map((h) => h.id));
-          kept += truth.filter((id) => got.has(id)).length;
+          kept += answersKept(truth, scored(await ask(doc, trial)));
           total += truth.length;
         }
         return total === 0 ? 1 : kept / total;

@@ -240,10 +240,15 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     while (doubling[doubling.length - 1]! < lists) doubling.push(Math.min(lists, 2 * doubling[doubling.length - 1]!));
     const probing = tried.filter((t) => t.overfetch === 2);
     assert.ok(probing.length > 1, 'fewer than all lists missed some rows');
-    assert.deepEqual(probing.map((t) => t.nprobe), doubling.slice(0, probing.length), 'doubling from 4 up to every list, at the full shortlist');
-    const lastProbing = probing[probing.length - 1]!;
-    assert.ok(lastProbing.recall >= 0.99, 'reached with fewer lists than all');
-    assert.ok(probing.slice(0, -1).every((t) => t.recall < 0.99), 'no fewer probes reached it');
+    const doubled = probing.findIndex((t) => t.recall >= 0.99) + 1;
+    assert.ok(doubled > 1, 'reached, with more than the fewest lists');
+    assert.deepEqual(probing.slice(0, doubled).map((t) => t.nprobe), doubling.slice(0, doubled), 'doubling from 4 until one reaches it');
+    // then between the last doubling short of it and the first reaching it
+    const [short, reached] = [probing[doubled - 2]!.nprobe, probing[doubled - 1]!.nprobe];
+    assert.ok(probing.slice(doubled).every((t) => t.nprobe > short && t.nprobe < reached), 'bisected between the two');
+    const lastProbing = probing.filter((t) => t.recall >= 0.99).sort((a, b) => a.nprobe - b.nprobe)[0]!;
+    assert.ok(lastProbing.nprobe < lists, 'reached with fewer lists than all');
+    assert.ok(probing.every((t) => t.nprobe >= lastProbing.nprobe || t.recall < 0.99), 'no fewer probes reached it');
     // Then, at those lists, shorter shortlists (the codes are 8-bit: re-scored), smallest first, until one loses nothing.
     const shorter = tried.slice(probing.length);
     assert.deepEqual(shorter.map((t) => t.overfetch), [1.25, 1.5].slice(0, shorter.length));
