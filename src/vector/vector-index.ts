@@ -1,7 +1,7 @@
 import type { WorkerPool } from '../pool';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate } from './approximate';
+import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate, rowsSizedFor } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
 import type { PackedSparse, SparseVector } from '../embedding/sparse';
 import { rankDescending } from './rank';
@@ -13,7 +13,7 @@ import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
 import { pauseForEventLoop, readSnapshot, writeSnapshot, writeTermsFile, type TermsFile } from './snapshot';
 
-/** The approximate index is rebuilt with more lists once the rows pass this many times nlist² (4× the rows it was sized for). */
+/** The approximate index is rebuilt with more lists once the rows pass this many times the rows its lists were sized for. */
 const APPROX_REBUILD_GROWTH = 4;
 /** The fewest lists probe tuning tries. */
 const TUNE_MIN_PROBES = 4;
@@ -310,13 +310,14 @@ export class VectorIndex {
   }
 
   /**
-   * Whether the IVF lists were sized for a much smaller index: nlist is chosen as √rows at build, so an
-   * index built at 50k rows and grown to 1M scans twenty times the rows per probe it was meant to (a
-   * probe measured 26 ms instead of 4). Rebuilt aside when rows pass APPROX_REBUILD_GROWTH × nlist².
+   * Whether the IVF lists were sized for a much smaller index: nlist is chosen from the rows at build
+   * (automaticLists), so an index built at 50k rows and grown to 1M scans twenty times the rows per probe it was
+   * meant to (a probe measured 26 ms instead of 4). Rebuilt aside when rows pass APPROX_REBUILD_GROWTH times the
+   * rows its lists were sized for.
    */
   private outgrewLists(a: ApproximateOptions): boolean {
     const nlist = this.approx?.nlist;
-    return a.nlist === undefined && nlist !== undefined && nlist < MAX_AUTO_NLIST && this.store.size > APPROX_REBUILD_GROWTH * nlist * nlist;
+    return a.nlist === undefined && nlist !== undefined && nlist < MAX_AUTO_NLIST && this.store.size > APPROX_REBUILD_GROWTH * rowsSizedFor(nlist);
   }
 
   /**

@@ -48,13 +48,13 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     const rows = [...data];
     for (const [id, v] of rows.slice(0, 1000)) index.upsert(id, v);
     await index.flushApproximate();
-    assert.equal(index.approximateLists, 32, 'sized for 1,000 rows: √1000');
-    for (const [id, v] of rows.slice(1000, 4000)) index.upsert(id, v);
+    assert.equal(index.approximateLists, 126, 'sized for 1,000 rows: 4 √1000');
+    for (const [id, v] of rows.slice(1000, 3969)) index.upsert(id, v);
     await index.flushApproximate();
-    assert.equal(index.approximateLists, 32, 'not yet past 4 × 32²');
-    for (const [id, v] of rows.slice(4000)) index.upsert(id, v);
+    assert.equal(index.approximateLists, 126, 'not yet past 4 × the (126 / 4)² rows it was sized for');
+    for (const [id, v] of rows.slice(3969)) index.upsert(id, v);
     await index.flushApproximate();
-    assert.equal(index.approximateLists, 64, 'rebuilt for 4,097 rows and more: √4097 ≈ 64');
+    assert.equal(index.approximateLists, 252, 'rebuilt for 3,970 rows and more: 4 √3970 ≈ 252');
     const q = normalisedCopy(data.get('p4399') as Float32Array);
     assert.equal((await index.search(q, 1))[0].id, 'p4399', 'rows added during and after the rebuild are found');
     index.close();
