@@ -286,7 +286,7 @@ function describeShape(model: KeyModel | undefined): string {
   if (!model) return '?';
   const s = model.shape;
   if (!s) return `${model.kind} d${model.dim}`;
-  return `${model.kind} d${model.dim}, ${s.secondStage ? `second stage (${String(s.candidates)} candidates)` : 'dense only'}, σ^${(s.singularValueExponent ?? 0.5) - 1}, by ${s.chosenBy ?? '?'}`;
+  return `${model.kind} d${model.dim}, ${s.secondStage ? `second stage (${String(s.candidates)} candidates, terms ${String(s.sparseWeighting ?? 'sublinear-tfidf')})` : 'dense only'}, σ^${(s.singularValueExponent ?? 0.5) - 1}, by ${s.chosenBy ?? '?'}`;
 }
 
 async function main(): Promise<void> {

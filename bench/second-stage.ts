@@ -10,6 +10,10 @@
  *   BENCH_CANDIDATES=100,200,400,800  BENCH_QUERIES=2000  BENCH_VARIANTS=0 (candidate counts only)
  *   BENCH_VARIANT_CANDIDATES=100,200   (the candidate counts each variant of VARIANT_BLENDS and MODEL_VARIANTS runs at)
  *   BENCH_DEBIAN_MAX_DOCS=14000   (the first N of each Debian set's seeded shuffle, before its split, as bench:quality's)
+ *   BENCH_CORPORA=20ng-cut100   (20NG with every text cut to its first 100 words: shorter texts, same topics)
+ *   BENCH_WEIGHTS='{"λ 1": {"denseWeight": 1}}'   (the service's second stage with other weights)
+ *   BENCH_MODEL_REORDERS='^fusion'   (these VARIANT_REORDERS on each model variant; 0: the second stage only)
+ *   BENCH_CHECKS=1   (label-free checks on the train documents instead of precision: see `checks`)
  */
 import os from 'node:os';
 import {
@@ -325,6 +329,76 @@ function hubnessCorrected(k: number, beta: number, denseOnlyScores = false): Reo
   };
 }
 
+/**
+ * The service's scores, then the best 10 with near duplicates collapsed (issue 32, seventh session): a candidate
+ * whose TF-IDF cosine with one already taken (or, `ofQuery`, with the query) is at least `threshold` is passed over.
+ */
+function duplicatesCollapsed(threshold: number, ofQuery: boolean): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
+    });
+    const taken: number[] = [];
+    for (const i of rankByScore(scores)) {
+      if (taken.length === 10) break;
+      const v = e.train.sparse[rows[i]!]!;
+      if (ofQuery && sparseDot(e.test.sparse[q]!, v) >= threshold) continue;
+      if (taken.some((t) => sparseDot(e.train.sparse[t]!, v) >= threshold)) continue;
+      taken.push(rows[i]!);
+    }
+    return taken;
+  };
+}
+
+/**
+ * Reciprocal-rank fusion (k 60) of the service's second stage with the LSA-only blend (dense + μ 2 dense feedback
+ * of the 3 best by dense score): the two rankings' 1 / (60 + rank) summed, `lsaShare` weighting the second.
+ */
+function reciprocalRankFusion(lsaShare: number, k = 60, feedback = true): Reorder {
+  const lsaOnly = VARIANT_BLENDS['LSA only, μ 2']!;
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
+    });
+    const dim = e.model.dim;
+    const byDense = [0, 1, 2].filter((i) => i < n && feedback);
+    const mean = new Float32Array(dim);
+    for (const f of byDense) for (let j = 0; j < dim; j++) mean[j]! += e.train.vectors[rows[f]! * dim + j]! / byDense.length;
+    const lsa = Float32Array.from(rows, (r, i) => lsaOnly.dense * Math.max(0, c.dense[i]!) + lsaOnly.denseFeedback * Math.max(0, dot(e.train.vectors, r * dim, mean, dim)));
+    const fused = new Float32Array(n);
+    rankByScore(scores).forEach((i, rank) => (fused[i]! += 1 / (k + rank)));
+    rankByScore(lsa).forEach((i, rank) => (fused[i]! += lsaShare / (k + rank)));
+    return rankByScore(fused).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/**
+ * Reciprocal-rank fusion, general form: the service's second stage with `change` fused with a dense ranking,
+ * λ' · dense(q, c) + μ' · dense(mean of the `k` best by dense score, each weighted dense^α, c), `share` its weight.
+ */
+function fusion(change: Partial<RerankOptions>, lsa: { k: number; alpha: number; mu: number }, share = 1, rrfK = 60): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows), ...change,
+    });
+    const dim = e.model.dim;
+    const mean = new Float32Array(dim);
+    for (let i = 0; i < Math.min(lsa.k, n); i++) {
+      const w = Math.pow(Math.max(0, c.dense[i]!), lsa.alpha);
+      for (let j = 0; j < dim; j++) mean[j]! += w * e.train.vectors[rows[i]! * dim + j]!;
+    }
+    const norm = Math.hypot(...mean) || 1;
+    const dense = Float32Array.from(rows, (r, i) => Math.max(0, c.dense[i]!) + lsa.mu * Math.max(0, dot(e.train.vectors, r * dim, mean, dim) / norm));
+    const fused = new Float32Array(n);
+    rankByScore(scores).forEach((i, rank) => (fused[i]! += 1 / (rrfK + rank)));
+    rankByScore(dense).forEach((i, rank) => (fused[i]! += share / (rrfK + rank)));
+    return rankByScore(fused).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
 /** Models fitted otherwise (the second stage with the default weights). */
 const MODEL_VARIANTS: Record<string, FitOptions & { center?: boolean }> = {
   'd128': { dim: 128 },
@@ -346,6 +420,8 @@ const MODEL_VARIANTS: Record<string, FitOptions & { center?: boolean }> = {
   'σ-weight σ^0, d64': { singularValueExponent: 1, dim: 64 },
   'σ-weight σ^0, d128': { singularValueExponent: 1, dim: 128 },
   'shape check, dense vectors centred on the train mean': { center: true },
+  // issue 32, seventh session
+  'shape check, log-entropy second-stage terms': { sparseWeighting: 'log-entropy' },
 };
 
 /** The dense rows and queries less the train rows' mean, renormalised (a prototype: the model does not store a mean). */
@@ -399,7 +475,27 @@ const VARIANT_REORDERS: Record<string, Reorder> = {
   'hubness: dense − 1 · radius (k 10), CSLS': hubnessCorrected(10, 1, true),
   'diffusion over the best 100 (k 10, β 0.5)': diffusion(100, 10, 0.5),
   'diffusion over the best 50 (k 5, β 0.3)': diffusion(50, 5, 0.3),
+  'near duplicates collapsed (cos ≥ 0.9)': duplicatesCollapsed(0.9, false),
+  'near duplicates collapsed (cos ≥ 0.9), also of the query': duplicatesCollapsed(0.9, true),
+  'RRF: second stage + LSA only (share 1)': reciprocalRankFusion(1),
+  'RRF: second stage + LSA only (share 0.5)': reciprocalRankFusion(0.5),
+  'RRF: second stage + LSA only (share 1.5)': reciprocalRankFusion(1.5),
+  'RRF: second stage + LSA only (share 2)': reciprocalRankFusion(2),
+  'RRF: second stage + LSA only (share 1, k 20)': reciprocalRankFusion(1, 20),
+  'RRF: second stage + LSA only (share 1, k 200)': reciprocalRankFusion(1, 200),
+  'RRF: second stage + dense only (share 1)': reciprocalRankFusion(1, 60, false),
+  'fusion: service + dense, k 3 α 0 μ 2 (= RRF share 1)': fusion({}, { k: 3, alpha: 0, mu: 2 }),
+  'fusion: service + dense, k 3 α 0 μ 1': fusion({}, { k: 3, alpha: 0, mu: 1 }),
+  'fusion: service + dense, k 10 α 0 μ 2': fusion({}, { k: 10, alpha: 0, mu: 2 }),
+  'fusion: service + dense, k 20 α 3 μ 2': fusion({}, { k: 20, alpha: 3, mu: 2 }),
+  'fusion: service + dense, k 20 α 3 μ 4': fusion({}, { k: 20, alpha: 3, mu: 4 }),
+  'fusion: service a 1 + dense, k 3 α 0 μ 2': fusion({ feedbackWeight: 1 }, { k: 3, alpha: 0, mu: 2 }),
+  'fusion: service λ 1 + dense, k 3 α 0 μ 2': fusion({ denseWeight: 1 }, { k: 3, alpha: 0, mu: 2 }),
+  'fusion: service no dense terms + dense, k 3 α 0 μ 2': fusion({ denseWeight: 0, denseFeedbackWeight: 0 }, { k: 3, alpha: 0, mu: 2 }),
 };
+
+/** BENCH_WEIGHTS='{"name": {"denseWeight": 1}, …}': the service's second stage with other weights (RerankOptions). */
+const WEIGHT_VARIANTS = JSON.parse(process.env.BENCH_WEIGHTS ?? '{}') as Record<string, Partial<RerankOptions>>;
 
 interface Measured {
   precision: number;
@@ -435,6 +531,7 @@ function splitsOf(names: readonly string[]): CorpusSplit[] {
   const out: CorpusSplit[] = [];
   for (const name of names) {
     if (name === '20ng') out.push(newsgroups());
+    else if (/^20ng-cut\d+$/.test(name)) out.push(cutWords(newsgroups(), Number(name.slice(8))));
     else if (name === 'reuters') out.push(reuters());
     else {
       const m = /^debian-([a-z]+)(-en)?$/.exec(name);
@@ -446,8 +543,52 @@ function splitsOf(names: readonly string[]): CorpusSplit[] {
   return out.map((s) => ({ ...s, test: s.test.slice(0, QUERIES) }));
 }
 
+/** The split with every text cut to its first `words` whitespace-separated words (shorter texts, same labels). */
+function cutWords(split: CorpusSplit, words: number): CorpusSplit {
+  const cut = (d: CorpusSplit['train'][number]) => ({ ...d, text: d.text.split(/\s+/).filter(Boolean).slice(0, words).join(' ') });
+  return { ...split, name: `${split.name}-cut${words}`, train: split.train.map(cut), test: split.test.map(cut) };
+}
+
 const row = (cells: ReadonlyArray<string | number>): string =>
   `| ${cells.map((c) => (typeof c === 'number' && !Number.isInteger(c) ? c.toFixed(4) : String(c))).join(' | ')} |`;
+
+/**
+ * Label-free checks on the key's own documents (BENCH_CHECKS=1; issue 32, seventh session): 300 train documents
+ * (an even sample) as queries against the other train documents, each whole and cut in two halves by words.
+ * Prints, per method: the agreement of the two halves' top 10 (consistency), and the agreement with the dense top 10.
+ */
+function checks(split: CorpusSplit, e: Embedded, methods: Record<string, Reorder>): void {
+  const sample = 300;
+  const picked = Array.from({ length: sample }, (_x, i) => Math.floor((i * e.texts.train.length) / sample));
+  const dim = e.model.dim;
+  const halves = picked.map((r) => {
+    const words = e.texts.train[r]!.split(/\s+/).filter(Boolean);
+    const cut = Math.floor(words.length / 2);
+    return [words.slice(0, cut).join(' '), words.slice(cut).join(' ')] as const;
+  });
+  const views: Record<string, string[]> = { whole: picked.map((r) => e.texts.train[r]!), first: halves.map((h) => h[0]), second: halves.map((h) => h[1]) };
+  const results: Record<string, Record<string, number[][]>> = {};
+  let density = 0;
+  for (const [view, texts] of Object.entries(views)) {
+    const test = embedBatch(e.model, texts);
+    const ev: Embedded = { ...e, test };
+    const candidates = picked.map((r, q) => {
+      const query = test.vectors.subarray(q * dim, (q + 1) * dim);
+      const rows = denseTopK(e.train.vectors, dim, query, MAX_CANDIDATES + 1).filter((x) => x !== r).slice(0, MAX_CANDIDATES);
+      return { rows, dense: Float32Array.from(rows, (x) => dot(e.train.vectors, x * dim, query, dim)) };
+    });
+    if (view === 'whole') density = candidates.reduce((t, c) => t + c.dense.subarray(0, 10).reduce((a, b) => a + b, 0) / 10, 0) / sample;
+    for (const [name, reorder] of Object.entries({ dense: denseOnly, ...methods })) {
+      (results[name] ??= {})[view] = candidates.map((c, q) => reorder(ev, q, c, MAX_CANDIDATES));
+    }
+  }
+  const overlap = (a: number[][], b: number[][]): number => a.reduce((t, x, i) => t + x.filter((y) => b[i]!.includes(y)).length / 10, 0) / a.length;
+  console.log(`checks ${split.name}: dense density (mean cos of the 10 nearest) ${density.toFixed(4)}`);
+  for (const [name, r] of Object.entries(results)) {
+    console.log(`checks ${split.name}: ${name}: halves agree ${overlap(r.first!, r.second!).toFixed(4)}; whole vs dense ${overlap(r.whole!, results.dense!.whole!).toFixed(4)}; ` +
+      `half → whole ${((overlap(r.first!, r.whole!) + overlap(r.second!, r.whole!)) / 2).toFixed(4)}`);
+  }
+}
 
 async function main(): Promise<void> {
   const names = (process.env.BENCH_CORPORA ?? ['20ng', 'reuters', ...DEBIAN_LANGUAGES.flatMap((l) => [`debian-${l}`, `debian-${l}-en`])].join(','))
@@ -457,6 +598,10 @@ async function main(): Promise<void> {
     const started = performance.now();
     const chosen = embed(split, {});
     const shape = chosen.model.shape!;
+    if (process.env.BENCH_CHECKS === '1') {
+      checks(split, chosen, { service: secondStage(), fusion: VARIANT_REORDERS['RRF: second stage + LSA only (share 1)']! });
+      continue;
+    }
     const candidates = candidatesOf(chosen, MAX_CANDIDATES);
     const baselines: Array<[string, number]> = BASELINES ? [['TF-IDF', await tfidfBaseline(split)]] : [['none', 0]];
     for (const dim of BASELINES ? LSA_DIMS : []) {
@@ -481,6 +626,7 @@ async function main(): Promise<void> {
     if (VARIANTS) {
       for (const [name, b] of Object.entries(VARIANT_BLENDS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
       for (const [name, reorder] of Object.entries(VARIANT_REORDERS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, reorder);
+      for (const [name, change] of Object.entries(WEIGHT_VARIANTS)) for (const n of VARIANT_CANDIDATES) report(`weights ${name}`, n, secondStage(change));
       for (const [name, { center, ...options }] of Object.entries(MODEL_VARIANTS)) {
         if (!ONLY.test(name)) continue;
         const fitted = embed(split, options);
@@ -491,7 +637,15 @@ async function main(): Promise<void> {
         // BENCH_DENSE_ONLY_KEYS=1: no second stage for models the check made dense only; =all: for none
         if (process.env.BENCH_DENSE_ONLY_KEYS === 'all' || (!e.model.shape?.secondStage && process.env.BENCH_DENSE_ONLY_KEYS === '1')) continue;
         for (const n of VARIANT_CANDIDATES) report(`${name}: second stage`, n, secondStage(), e, c);
-        if (process.env.BENCH_MODEL_REORDERS === '0') continue;
+        // BENCH_MODEL_REORDERS='<regex>': these VARIANT_REORDERS on the model variant instead of the two below
+        const also = process.env.BENCH_MODEL_REORDERS;
+        if (also && also !== '0') {
+          for (const [reorderName, reorder] of Object.entries(VARIANT_REORDERS)) {
+            if (new RegExp(also).test(reorderName)) for (const n of VARIANT_CANDIDATES) report(`${name}: ${reorderName}`, n, reorder, e, c);
+          }
+          continue;
+        }
+        if (also === '0') continue;
         for (const n of VARIANT_CANDIDATES) report(`${name}: LSA only, μ 2`, n, blended(VARIANT_BLENDS['LSA only, μ 2']!), e, c);
         for (const n of VARIANT_CANDIDATES) report(`${name}: alpha-QE (k 20, α 3), μ 2`, n, alphaQueryExpansion(20, 3, 2), e, c);
       }

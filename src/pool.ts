@@ -40,7 +40,10 @@ export class WorkerPool {
       maxThreads: this.threads,
       maxQueue: this.maxQueue,
       idleTimeout: 60_000,
-      atomics: 'async',
+      // Threads wait on their message port alone: with Atomics as well, every task was announced twice (the port
+      // and Atomics.notify, each a wake-up) and the event loop paid for both (docs/decisions/throughput.md,
+      // "Eleventh session").
+      atomics: 'disabled',
     });
   }
 

@@ -42,16 +42,16 @@ const stages: QueryStages = { rerank, embed, searchShared };
  */
 export default function contentSearch(tasks: QueryTask[]): Array<BatchOutcome<QueryResult>> {
   const outcomes: Array<BatchOutcome<QueryResult>> = [];
-  // a Set: answers without results may share their empty buffers, and a transfer list names each buffer once
-  const buffers = new Set<ArrayBuffer>();
+  // each answer's arrays have buffers of their own (answerQuery), moved rather than copied
+  const buffers: ArrayBuffer[] = [];
   for (const task of tasks) {
     try {
       const result = answerQuery(task, kernels.of(task.store, task.memory), stages);
       outcomes.push({ value: result });
-      buffers.add(result.rows.buffer as ArrayBuffer).add(result.scores.buffer as ArrayBuffer);
+      buffers.push(result.rows.buffer as ArrayBuffer, result.scores.buffer as ArrayBuffer);
     } catch (error) {
       outcomes.push({ error });
     }
   }
-  return move({ [transferableSymbol]: [...buffers], [valueSymbol]: outcomes }) as unknown as Array<BatchOutcome<QueryResult>>;
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: outcomes }) as unknown as Array<BatchOutcome<QueryResult>>;
 }

@@ -3,7 +3,7 @@ import {
   type EmbeddingModel, type LsaModel, type ModelShape, type TermWeighting, type WordVectorModel,
 } from './model';
 import { contentId } from './serialize';
-import { tfidfVector, type TermStatistics } from './sparse';
+import { MAX_TERM_ID, tfidfVector, type TermStatistics } from './sparse';
 import { randomizedSvd, type CsrMatrix } from './svd';
 import { analyze, countTerms, mainLanguage, UNDETERMINED } from '../text';
 import { Vocabulary } from './vocabulary';
@@ -16,7 +16,10 @@ export interface FitOptions {
   minDocsForCorpusModel?: number;
   /** a term must occur in at least this many documents; default 2 */
   minDf?: number;
-  /** vocabulary cap (most frequent by document frequency); default 60,000 — the projection is terms × dim floats */
+  /**
+   * vocabulary cap (most frequent by document frequency); default 60,000 — the projection is terms × dim floats. At
+   * most 65,536: a key's term arrays hold 16-bit term ids (MAX_TERM_ID).
+   */
   maxTerms?: number;
   /** the SVD is fitted on at most this many documents (an even sample); vocabulary and idf use all; default 30,000 */
   maxSvdDocs?: number;
@@ -83,6 +86,13 @@ export const LONG_TEXT_SINGULAR_VALUE_EXPONENT = 0.5;
  * descriptions, at about twice the SVD's time (docs/decisions/embedding.md, "SVD power iterations for long texts").
  */
 export const LONG_TEXT_POWER_ITERATIONS = 4;
+
+/**
+ * Keys with the second stage whose median document has at least this many analysed terms weight the second
+ * stage's terms by log-entropy too (idf below it): on 20NG posts (median 88) +0.006 over idf, on Reuters articles
+ * (51) −0.005 (docs/decisions/embedding.md, "The second stage's term weights by length").
+ */
+export const ENTROPY_TERMS_FROM = 70;
 export const DEFAULT_POWER_ITERATIONS = 1;
 
 export const WORD_VECTOR_SIF_A = 1e-3;
@@ -187,10 +197,12 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const weighting = options.weighting ?? (secondStage ? LONG_TEXT_WEIGHTING : 'sublinear-tfidf');
   const singularValueExponent = options.singularValueExponent ?? (shortTexts ? SHORT_TEXT_SINGULAR_VALUE_EXPONENT : LONG_TEXT_SINGULAR_VALUE_EXPONENT);
   const powerIterations = options.powerIterations ?? (secondStage ? LONG_TEXT_POWER_ITERATIONS : DEFAULT_POWER_ITERATIONS);
+  const sparseWeighting = options.sparseWeighting ?? (secondStage && medianTerms >= ENTROPY_TERMS_FROM ? 'log-entropy' : 'sublinear-tfidf');
   const checkMs = performance.now() - started;
-  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent, powerIterations });
+  const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent, powerIterations, sparseWeighting });
   return withShape(fitted, {
-    chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, powerIterations, secondStage, candidates: DEFAULT_CANDIDATES, weights: DEFAULT_SECOND_STAGE,
+    chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, powerIterations, sparseWeighting, secondStage, candidates: DEFAULT_CANDIDATES,
+    weights: DEFAULT_SECOND_STAGE,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),
@@ -201,7 +213,8 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
 /** The model with its shape, and an id that covers how queries use it (a new shape is a new generation). */
 function withShape(model: LsaModel, shape: ModelShape): LsaModel {
   const decision = JSON.stringify({
-    dim: shape.dim, weighting: shape.weighting, singularValueExponent: shape.singularValueExponent, powerIterations: shape.powerIterations, secondStage: shape.secondStage,
+    dim: shape.dim, weighting: shape.weighting, singularValueExponent: shape.singularValueExponent, powerIterations: shape.powerIterations,
+    sparseWeighting: shape.sparseWeighting, secondStage: shape.secondStage,
     candidates: shape.candidates, weights: shape.weights,
   });
   const id = contentId('lsa', [model.language, model.vocabulary.arrays.chars, model.vocabulary.arrays.starts, model.idf, model.projection, decision]);
@@ -211,7 +224,7 @@ function withShape(model: LsaModel, shape: ModelShape): LsaModel {
 function fitProjection(analysed: ReadonlyArray<{ terms: string[] }>, language: string, fittedDocs: number, options: FitOptions): LsaModel {
   const exponent = options.singularValueExponent ?? 0.5;
   const docs = analysed.map((a) => a.terms);
-  const words = vocabulary(docs, options.minDf ?? 2, options.maxTerms ?? 60_000);
+  const words = vocabulary(docs, options.minDf ?? 2, Math.min(options.maxTerms ?? 60_000, MAX_TERM_ID + 1));
   const denseWeights = words.weights[options.weighting ?? 'sublinear-tfidf'];
   const sparseWeights = words.weights[options.sparseWeighting ?? 'sublinear-tfidf'];
   const stats = { terms: words.terms, vocabulary: words.vocabulary, idf: denseWeights };

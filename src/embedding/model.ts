@@ -71,7 +71,7 @@ export interface ModelShape {
   /** `check`: the key's own documents chose (issue 32); `size`: the size rule (an older model, or dimensions asked for) */
   readonly chosenBy: 'check' | 'size';
   readonly dim: number;
-  /** the projection's term weighting (the second stage's terms are sublinear TF-IDF) */
+  /** the projection's term weighting (the second stage's terms: `sparseWeighting`) */
   readonly weighting: TermWeighting;
   /**
    * component j of the projection is scaled by σⱼ^(exponent − 1): 1 is textbook LSA (a text's x·V, its row of UΣ;
@@ -80,6 +80,8 @@ export interface ModelShape {
   readonly singularValueExponent?: number;
   /** power iterations of the randomized SVD the projection was fitted with (the check's choice); absent (models from before): 1 */
   readonly powerIterations?: number;
+  /** the second stage's terms' global weight (the check's choice); absent (models from before): idf */
+  readonly sparseWeighting?: TermWeighting;
   readonly secondStage: boolean;
   readonly candidates: number;
   readonly weights: SecondStageWeights;

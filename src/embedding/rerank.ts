@@ -9,7 +9,8 @@ import { gather } from './sparse-kernel';
 export interface SparseSpans {
   starts: Uint32Array;
   ends: Uint32Array;
-  ids: Uint32Array;
+  /** 16-bit in a key's term arrays (sparse-rows.ts), 32-bit when packed */
+  ids: Uint16Array | Uint32Array;
   weights: Float32Array;
 }
 
@@ -97,7 +98,7 @@ export function rerankCandidates(query: SparseVector, candidates: PackedSparse |
 let scratch = new Float32Array(0);
 
 /** The scratch, grown to hold every id of `vectors` (ids ascending within each). */
-function scratchFor(...vectors: ReadonlyArray<{ ids: Uint32Array }>): Float32Array {
+function scratchFor(...vectors: ReadonlyArray<{ ids: Uint16Array | Uint32Array }>): Float32Array {
   let maxId = 0;
   for (const v of vectors) if (v.ids.length > 0) maxId = Math.max(maxId, v.ids[v.ids.length - 1]!);
   if (scratch.length <= maxId) scratch = new Float32Array(Math.max(maxId + 1, scratch.length * 2));
@@ -114,7 +115,7 @@ function scatterAdd(weights: Float32Array, packed: SparseSpans, c: number): void
   for (let k = packed.starts[c]!, end = packed.ends[c]!; k < end; k++) weights[ids[k]!]! += values[k]!;
 }
 
-function unscatter(weights: Float32Array, ids: Uint32Array): void {
+function unscatter(weights: Float32Array, ids: Uint16Array | Uint32Array): void {
   for (let k = 0; k < ids.length; k++) weights[ids[k]!] = 0;
 }
 

@@ -2,7 +2,7 @@ import { nativeKernel } from '../native-build';
 
 /** native/build/sparse.node: the second stage's gather, native (see `gather`). */
 interface SparseKernel {
-  gather(scratch: Float32Array, starts: Uint32Array, ends: Uint32Array, ids: Uint32Array, weights: Float32Array, out: Float32Array, divisor: number): void;
+  gather(scratch: Float32Array, starts: Uint32Array, ends: Uint32Array, ids: Uint16Array | Uint32Array, weights: Float32Array, out: Float32Array, divisor: number): void;
 }
 
 const sparseKernel = nativeKernel<SparseKernel>('sparse.node', ['gather']);
@@ -14,6 +14,6 @@ const sparseKernel = nativeKernel<SparseKernel>('sparse.node', ['gather']);
  * asking for every line of a span ahead 0.80–0.85× that again, with the same float32 scores (npm run
  * bench:second-stage-cpu).
  */
-export function gather(scratch: Float32Array, starts: Uint32Array, ends: Uint32Array, ids: Uint32Array, weights: Float32Array, out: Float32Array, divisor: number): void {
+export function gather(scratch: Float32Array, starts: Uint32Array, ends: Uint32Array, ids: Uint16Array | Uint32Array, weights: Float32Array, out: Float32Array, divisor: number): void {
   sparseKernel().gather(scratch, starts, ends, ids, weights, out, divisor);
 }

@@ -14,6 +14,9 @@ export interface TermStatistics {
   readonly idf: Float32Array;
 }
 
+/** The largest term id a corpus model gives (fit.ts caps its vocabulary): keys' term arrays hold 16-bit ids. */
+export const MAX_TERM_ID = 0xffff;
+
 export const EMPTY_SPARSE: SparseVector = { ids: new Uint32Array(0), weights: new Float32Array(0) };
 
 /** A term's count sits below its id in one sort key (counts stay far below 2^21; ids below 2^32). */

@@ -536,6 +536,11 @@ export class TenantContent {
     return texts.map((_, i) => embedded.vectors.slice(i * dim, (i + 1) * dim));
   }
 
+  /** Whether the index searched now holds document `id` (once caught up: a stored document). */
+  holds(id: string): boolean {
+    return this.generation.index.has(id);
+  }
+
   /** Every indexed document's vector, for the hybrid recommender's content component. */
   vectors(): { ids: string[]; vectors: Float32Array; dim: number } {
     const { index, dim } = this.generation;

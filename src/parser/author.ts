@@ -14,7 +14,7 @@ const BYLINE_DATE = new RegExp(
     `\\b${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s*\\d{4})?`,
     `\\b\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}(?:,?\\s*\\d{4})?`,
     '\\b\\d{1,4}[/.-]\\d{1,2}[/.-]\\d{1,4}\\b',
-    '\\b(?:at\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?\\s*(?:[ap]\\.?m\\.?)?(?:\\s*(?:UTC|GMT|[ECMP][SD]T))?',
+    '\\b(?:at\\s+)?\\d{1,2}:\\d{2}(?::\\d{2})?\\s*(?:[ap]\\.?m\\.?|uhr\\b|h\\b)?(?:\\s*(?:UTC|GMT|[ECMP][SD]T))?',
   ].join('|'),
   'gi',
 );
@@ -23,12 +23,15 @@ const AUTHOR_PREFIX =
   /^(?:(?:(?:zeige\s+)?alle\s+(?:beiträge|artikel)\s+von|alles\s+von|show\s+all\s+(?:articles|posts)\s+of|view\s+all\s+posts\s+by|[\p{L}-]+-experte|posts\s+by|mehr\s+von|more\s+(?:from|by)|plus\s+(?:de|par)|publiée?\s+par|about\s+the\s+author|text\s*(?:&|und|and)\s*(?:fotos?|photos?|interview)|blog\s*beitrag\s+von|autoren|über\s+(?:den|die)\s+autor(?:in)?|à\s+propos\s+de\s+l['’]auteur|interview(?=\s*:)|(?:veröffentlicht|geschrieben|publiziert|erstellt|verfasst|posted|written|published|created|article|artikel|beitrag|text|fotos?|photos?)(?:\s+(?:am|on|in))?\s+(?:von|by|par|de|por|door|di|av|przez)|autor(?:in)?|author|verfasser(?:in)?|auteur|redaktion(?=\s*[:：])|von|by|par|por|door|di|av|przez)\b\s*[:：]?\s*)+/iu;
 const AUTHOR_SUFFIX = /(?:\s*[→»›|,·•–—-]\s*|\s+)(?:am|on|at|um|le|el|il|designed|edit|\(?(?:mehr|more)\)?|alle\s+(?:artikel|beiträge)|all\s+(?:articles|posts))\s*$|\s*[→»›|,·•–—-]\s*$/iu;
 /** Trailing credentials, a relative time, or an organisation after the name ("Jane Doe, PhD", "Jane Doe, CNN"). */
-const AUTHOR_TAIL = /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago)\s*$/iu;
+const AUTHOR_TAIL =
+  /(?:,\s*(?:ph\.?\s?d|m\.?d|md|mba|msc|dr|prof)\.?|\s*vor\s+\d+\s+\p{L}+|\s*\d+\s+(?:hours?|minutes?|days?)\s+ago|\s*[|·•–-]?\s*(?:publicado\s+)?hace\s+\d+\s+\p{L}+|\s*[|·•–-]?\s*(?:publié\s+)?il\s+y\s+a\s+\d+\s+\p{L}+)\s*$/iu;
+/** A person's name and, after a slash, the agency's code ("Peter Maahn/SP-X"): the person wrote it. */
+const AGENCY_AFTER_NAME = /^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)+)\s*\/\s*[\p{Lu}\d-]{2,}$/u;
 /** A domain name or a company's legal form: a publisher, an agency or a web shop, never the article's author. */
 const COMPANY = /\b[\p{L}\d-]+\.(?:com|de|at|ch|org|net|info|eu|fr|uk|it|es|pl|io)\b|\b(?:gmbh|e\.\s?v\.|ag|inc|ltd|llc|verlag)(?![\p{L}\d])/iu;
 /** An editorial team or an institution ("Redaktion", "Staff Writer", "Bundesverband …"): an author only when no person is named. */
 const INSTITUTION =
-  /\b(?:agencies|agentur|redaktion|newsroom|editorial|staff)\b|\p{L}*(?:verband|stiftung|anstalt|ministerium|institut|akademie|gesellschaft|genossenschaft)\b|\b(?:association|foundation|institute|ministry|department|university|universität)\b/iu;
+  /\b(?:agencies|agentur|redaktion|newsroom|editorial|staff)\b|\p{L}*(?:verband|stiftung|anstalt|ministerium|institut|akademie|gesellschaft|genossenschaft|vereinigung|verein)\b|\b(?:association|foundation|institute|ministry|department|university|universität)\b/iu;
 const ORGANISATION = new RegExp(`${COMPANY.source}|${INSTITUTION.source}`, 'iu');
 /** A picture credit is not the article's author ("Photo by Jane Doe on Unsplash", "Foto: Jane Doe"). */
 const PICTURE_CREDIT = /^(?:photos?|fotos?|bild(?:er)?|images?|illustrations?|credits?|grafik)\b(?!\s*(?:und|and|&|\/))/iu;
@@ -41,28 +44,35 @@ const INNER_AUTHOR_LABEL = /(?:^|\s|\p{Ll}|\d)(?:autor(?:in)?|author|verfasser(?
 /** A label glued after the name in post data ("Jane DoeQuelle: Site"): the name ends before it. */
 const GLUED_LABEL = /(?<=\p{Ll})(?:Quelle|Source|Fuente|Datum|Date|Foto|Bild|Photo)\s*:.*$/u;
 
+/** Soft hyphens that a publisher's hyphenation put inside a name ("Mat\u00adthi\u00adas"). */
+const SOFT_HYPHEN = /\u00ad/g;
+
 const squashName = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
  * How strict a pass over the candidates is. `initials`: a name of two letters or initials ("LD", "mh", "R. R.") is allowed;
- * `organisations`: an editorial team's or an institution's name (INSTITUTION) is allowed. Each only stands when no candidate
- * passes a stricter pass.
+ * `organisations`: an editorial team's or an institution's name (INSTITUTION) is allowed; `handles`: a one-word user name
+ * that is also the site's name (a blogger who named the blog after their handle: "zahlenzauberin" on "Zahlenzauberin").
+ * Each only stands when no candidate passes a stricter pass.
  */
 interface Leniency {
   initials: boolean;
   organisations: boolean;
+  handles: boolean;
 }
 
 const PASSES: Leniency[] = [
-  { initials: false, organisations: false },
-  { initials: true, organisations: false },
-  { initials: true, organisations: true },
+  { initials: false, organisations: false, handles: false },
+  { initials: true, organisations: false, handles: false },
+  { initials: true, organisations: true, handles: false },
 ];
+/** The last pass, after the last resorts: the page names only its own name as the author, as a one-word handle (not as an organisation). */
+const HANDLES: Leniency = { initials: true, organisations: false, handles: true };
 
 function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[] = [], leniency: Leniency = PASSES[0]): string | null {
   if (!raw) return null;
   // "Jane Doe @janedoe": the name and the author's social-media handle
-  let text = normaliseSpace(raw).replace(/\s+@[\p{L}\d_.]+(?:\s*[-–|])?$/u, '');
+  let text = normaliseSpace(raw.replace(SOFT_HYPHEN, '')).replace(/\s+@[\p{L}\d_.]+(?:\s*[-–|])?$/u, '');
   if (/^https?:\/\//i.test(text) || /@|\[at\]/i.test(text) || PICTURE_CREDIT.test(text)) return null;
   // bylines often carry the date ("By Jane Doe March 25, 2015 3:46 PM"); keep the name, drop a byline that is only a date
   const inner = text.match(INNER_AUTHOR_LABEL);
@@ -71,7 +81,7 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   text = normaliseSpace(text.replace(BYLINE_DATE, ' ')).replace(/^[\s,|·•-]+|[\s,|·•-]+$/g, '');
   // "AuthorJane Doe", "Veröffentlicht vonJane Doe": a label glued to the name
   text = text.replace(/^(Author|Autor|Veröffentlicht von|Posted by|Written by|Show all articles of|Alle Artikel von)(?=\p{Lu})/iu, '$1 ');
-  text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '').replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, '');
+  text = text.replace(/^©\s*/, '').replace(AUTHOR_TAIL, '').replace(AGENCY_AFTER_NAME, '$1').replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, '');
   // "Jane Doe Jane Doe" (a name and its link text)
   const halves = text.split(' ');
   if (halves.length % 2 === 0 && /\p{L}{2}/u.test(text) && halves.slice(0, halves.length / 2).join(' ') === halves.slice(halves.length / 2).join(' ')) text = halves.slice(0, halves.length / 2).join(' ');
@@ -90,9 +100,10 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   }
   if (!text || text.length > 80 || !(leniency.initials ? /\p{L}{2}|\p{Lu}\.\s*\p{Lu}\./u : /\p{L}{3}/u).test(text) || NOT_A_NAME.test(text) || COMPANY.test(text) || (!leniency.organisations && INSTITUTION.test(text))) return null;
   if (/\d/.test(text) && /\s/.test(text)) return null;
-  if (STATUS_WORDS.test(text)) return null;
+  if (STATUS_WORDS.test(text) || text.includes('?')) return null;
   if (text.split(/\s+/).length > 8) return null;
   const squashed = squashName(text);
+  if (leniency.handles) return /\s/.test(text) ? null : text;
   if (siteNames.some((name) => squashName(name) === squashed || (squashed.length >= 4 && squashName(name).includes(squashed)))) return null;
   return text;
 }
@@ -107,7 +118,7 @@ const BYLINE_SELECTORS = [
   'a[href*="/author/" i], a[href*="/autor/" i], a[href*="/autoren/" i]',
   '[class*="byline" i], [id*="byline" i]',
   '[class*="author" i]:not([class*="comment" i]), [id*="author" i]',
-  '[class*="autor" i]',
+  '[class*="autor" i], [class*="auteur" i]',
   '[class*="contributor" i], [class*="username" i]',
 ];
 
@@ -130,18 +141,27 @@ function labelledNames(doc: Document): string[] {
   return found;
 }
 
-/** Byline candidates as Readability would find them, read before clean-up can move the document around. */
-export function findBylines(doc: Document): string[] {
+/** A quotation: its author is the person quoted, not the article's. */
+const QUOTATION = 'blockquote, q, [class*="quote" i]';
+
+/**
+ * Byline candidates as Readability would find them, read before clean-up can move the document around; and the
+ * names in author-named elements inside quotations ("quote-author-name"), which Readability's own byline may still name.
+ */
+function findBylines(doc: Document): { bylines: string[]; quoted: string[] } {
   const found: string[] = [];
+  const quoted: string[] = [];
   for (const selector of BYLINE_SELECTORS) {
     for (const element of Array.from(doc.querySelectorAll(selector)).slice(0, 10)) {
+      // a comment's or a quotation's author is not the article's
       if (element.closest('[class*="comment" i], [id*="comment" i]')) continue;
       const text = normaliseSpace(element.textContent ?? '');
-      if (text && text.length < 100) found.push(text);
-      if (found.length >= 12) return [...found, ...labelledNames(doc)];
+      const list = element.closest(QUOTATION) ? quoted : found;
+      if (text && text.length < 100) list.push(text);
+      if (found.length >= 12) return { bylines: [...found, ...labelledNames(doc)], quoted };
     }
   }
-  return [...found, ...labelledNames(doc)];
+  return { bylines: [...found, ...labelledNames(doc)], quoted };
 }
 
 /** The author metas, in the order they are trusted. */
@@ -165,6 +185,8 @@ export interface AuthorInputs {
   copyright: string | null;
   /** A name that signs the article off below its last paragraph (signatureName). */
   signature: string | null;
+  /** Names of quoted persons in author-named elements (findBylines). */
+  quoted: string[];
 }
 
 /** A declared name that its publisher escaped twice ("Redacci&oacute;n"), as the page shows it. */
@@ -186,7 +208,8 @@ export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<s
     const data = values.get(`twitter:data${n}`);
     if (data && WRITTEN_BY.test(values.get(`twitter:label${n}`) ?? '')) meta['twitter:data'] = data;
   }
-  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines: findBylines(doc), lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc) };
+  const { bylines, quoted } = findBylines(doc);
+  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines, lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc), quoted };
 }
 
 /**
@@ -196,20 +219,24 @@ export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<s
 export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undefined, siteNames: string[]): string {
   const { meta, jsonLd } = inputs;
   const articleAuthor = meta['article:author'];
-  const candidates = [
+  const named = [
     jsonLd && !jsonLd.organisation ? jsonLd.name : null,
     firstMeta(new Map(Object.entries(meta)), [...AUTHOR_METAS.filter((key) => key !== 'article:author'), 'twitter:data']),
     articleAuthor && !/^https?:\/\//i.test(articleAuthor) ? articleAuthor : null,
-    byline,
+    byline && !(inputs.quoted ?? []).includes(normaliseSpace(byline)) ? byline : null,
     ...inputs.bylines,
     ...inputs.lines,
     inputs.signature,
-    jsonLd?.organisation ? jsonLd.name : null,
   ];
-  for (const leniency of PASSES) {
-    const cleaned = candidates.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
+  const candidates = [...named, jsonLd?.organisation ? jsonLd.name : null];
+  const chosen = (leniency: Leniency, from = candidates): string | null => {
+    const cleaned = from.map((candidate) => cleanAuthor(candidate, siteNames, leniency));
     const first = cleaned.findIndex((author) => !!author);
-    if (first >= 0) return withCoAuthors(fullerForm(cleaned[first]!, cleaned.slice(first + 1)), cleaned.slice(first + 1));
+    return first >= 0 ? withCoAuthors(fullerForm(cleaned[first]!, cleaned.slice(first + 1)), cleaned.slice(first + 1)) : null;
+  };
+  for (const leniency of PASSES) {
+    const author = chosen(leniency);
+    if (author) return author;
   }
   // last resorts: a "by Name" line or a JSON-LD Person; a personal site's name ("Jane Doe's blog"); a copyright line's name
   const personal = siteNames.map((name) => name.replace(/['’]s\s+(?:blog|weblog|website|homepage|site)$|^(?:blog|weblog)\s+(?:von|of|by)\s+/iu, ''));
@@ -219,7 +246,8 @@ export function chooseAuthor(inputs: AuthorInputs, byline: string | null | undef
     const author = cleanAuthor(candidate, [], PASSES[PASSES.length - 1]);
     if (author && PERSON_NAME.test(author)) return author;
   }
-  return '';
+  // an organisation the JSON-LD declares is never taken for a handle
+  return chosen(HANDLES, named) ?? '';
 }
 
 /** Letters only, without case or accents: "gabor_munier" and "Gàbor Muniér" spell the same name. */
@@ -233,7 +261,7 @@ function fullerForm(author: string, others: readonly (string | null)[]): string 
   if (/\s/.test(author)) return author;
   const key = spelling(author);
   for (const other of others) {
-    if (!other || other.length <= author.length || !/\s/.test(other)) continue;
+    if (!other || other === author || !/\s/.test(other)) continue;
     if (spelling(other) === key || (other.startsWith(author) && SURNAME.test(other.slice(author.length)))) return other;
   }
   return author;
@@ -274,17 +302,17 @@ const SHORT_DATE = '\\d{1,2}\\.\\d{1,2}\\.(?:\\d{4}|\\d{2})';
 const SURNAME = new RegExp(`^\\s+${NAME_WORD}(?:\\s+${NAME_WORD})?$`, 'u');
 /** What opens a line naming the author: "Von", "Text von", "Gespeichert von", "Autoren", "Redaktion:", after a date or not. */
 const AUTHOR_LINE_LABEL = new RegExp(
-  `^(?:${SHORT_DATE}(?:,?\\s+\\d{1,2}:\\d{2}(?:\\s*uhr)?)?\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
+  `^(?:${SHORT_DATE}(?:,?\\s+\\d{1,2}:\\d{2}(?:\\s*uhr)?)?\\s*[-–|,]?\\s*)?(?:(?:(?:(?:ein|eine|an?|un|une)\\s+)?(?:text|blog\\s*beitrag|(?:gast)?beitrag|artikel|article|gespeichert|geschrieben|verfasst|posted|written|published|redaktion|kolumne|column|interview|kommentar|essay|reportage|glosse|rezension|review|story|analyse|analysis)\\s+)?(?:von|by|par|por|door|przez)\\s*:?|(?:autor(?:in|en)?|auteur|autore|verfasser(?:in)?|redaktion|text|authors?)\\s*:|autor(?:in|en)?|authors?)\\s+`,
   'iu',
 );
 /** Who else a line credits after the author: "Text von Jane Doe Illustration von John Roe". */
 const CO_CREDIT = '(?:[Ii]llustrations?|[Ii]llustrationen|[Ff]otos?|[Pp]hotos?|[Bb]ilder?|[Gg]rafik)\\s+(?:von|by|de|par)\\s';
 /** The names after the label, then perhaps " am <date>", "| <date>" or a role in brackets ("Jane Doe (Pressesprecherin)"). */
-const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\)|,\\s+\\p{L}.*|\\s+${CO_CREDIT}.*)?$`, 'u');
+const LABELLED_NAMES = new RegExp(`^(${NAMES})(?:\\s+(?:am|on|le|el|il|um|at)\\b.*|\\s*[|·•]\\s*${SHORT_DATE}.*|\\s*\\([^)]*\\)|,\\s+\\p{L}.*|\\s+${CO_CREDIT}.*|\\s+(?:mit|with|avec|con)\\s+\\p{Lu}.*)?$`, 'u');
 /** A Chinese author or editor label and the name, in a script without case: "责任编辑：焦鹏", "作者：王小明". */
 const HAN_AUTHOR_LINE = /^(?:责任编辑|作者|编辑|记者|撰文)\s*[：:]\s*(\p{Script=Han}{2,4})$/u;
 /** A date and a name: "11.12.2019 - Jane Doe". */
-const DATED_NAME = new RegExp(`^${SHORT_DATE}\\s*[-–|]\\s*(${NAME})$`, 'u');
+const DATED_NAME = new RegExp(`^${SHORT_DATE}(?:\\s*[-–|,]?\\s*\\d{1,2}:\\d{2}(?:\\s*[Uu]hr)?)?\\s*[-–|]\\s*(${NAME})$`, 'u');
 
 /**
  * A short line that names the author: "Von R. R. am 3. Mai", "Text von Jane Doe", "Autoren Jane Doe und John Roe",
@@ -305,7 +333,7 @@ export function labelledAuthorLines(doc: Document): string[] {
     const raw = element.children.length > 3 ? '' : element.textContent ?? '';
     // a container's whole text is not normalised only to be found too long
     if (!raw || raw.length > 1000) continue;
-    const text = normaliseSpace(raw);
+    const text = normaliseSpace(raw.replace(SOFT_HYPHEN, ''));
     if (text.length > 90) continue;
     const name = authorInLine(text);
     if (!name || element.closest('[class*="comment" i], [id*="comment" i]')) continue;
@@ -356,6 +384,9 @@ function copyrightName(doc: Document): string | null {
   return null;
 }
 
+/** A footnote's mark at the start of a paragraph. */
+const FOOTNOTE = /^(?:\(\d{1,2}\)|\[\d{1,2}\]|\d{1,2}\)|\*)/;
+
 /** A greeting before a signature ("Euer Benni", "Liebe Grüße, Jane", "Cheers, Jane"). */
 const SIGN_OFF = /^(?:(?:euer|eure|euere|dein|deine|ihr|ihre|yours|cheers|best|regards|love|xoxo|bisous|saludos|cordialement|(?:liebe|viele|herzliche|beste|sonnige)\s+grüße|grüße|lg)\s*,?\s+)?/iu;
 /** A date after a signature ("Benni 10. September 2017", "Jane Doe, 17.10.2019"). */
@@ -367,13 +398,15 @@ const SIGNATURE_DATE = /[\s,–—-]*(?:\d{1,2}\.\s*\p{L}+\.?\s+\d{4}|\d{1,2}\.\
  */
 function signatureName(doc: Document): string | null {
   const isParagraph = (element: Element): boolean => element.tagName === 'P' && !!(element.textContent ?? '').trim();
+  // footnotes may follow the signature: "(1) Ces chiffres …", "[2] …", "* …"
+  const isProse = (element: Element): boolean => isParagraph(element) && !FOOTNOTE.test((element.textContent ?? '').trim());
   for (const paragraph of Array.from(doc.querySelectorAll('p')).slice(0, 3000)) {
     const raw = paragraph.textContent ?? '';
     if (raw.length > 200) continue;
     const text = normaliseSpace(raw);
     if (!text || text.length > 60) continue;
     let after = paragraph.nextElementSibling;
-    while (after && !isParagraph(after)) after = after.nextElementSibling;
+    while (after && !isProse(after)) after = after.nextElementSibling;
     if (after) continue;
     let before = 0;
     for (let sibling = paragraph.previousElementSibling; sibling && before < 400; sibling = sibling.previousElementSibling) {

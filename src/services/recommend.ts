@@ -58,7 +58,12 @@ export function searchLimits(indexes: TenantIndexes, options: CandidateOptions, 
 }
 
 async function requireDocuments(ctx: TenantContext, ids: string[]): Promise<void> {
-  if ((await ctx.store.documents.existMany(ids)).includes(false)) throw notFound('Document');
+  const indexes = ctx.indexes();
+  await indexes.caughtUp({ facts: false });
+  // Caught up, the content index holds only stored documents: storage is asked about the others alone, not read
+  // once per query (docs/decisions/throughput.md, "Eleventh session").
+  const others = ids.filter((id) => !indexes.content.holds(id));
+  if (others.length > 0 && (await ctx.store.documents.existMany(others)).includes(false)) throw notFound('Document');
 }
 
 /** Documents like stored ones (read from the index: their vectors and terms as stored). */

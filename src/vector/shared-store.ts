@@ -139,15 +139,6 @@ export class SharedVectorStore {
     return this.f32().slice(start, start + this.layout.dim);
   }
 
-  /** Inner product of `query` (dim floats) with the vector in `row`. */
-  dotRow(row: number, query: Float32Array): number {
-    const f32 = this.f32();
-    const start = this.rowOffset(row) >> 2;
-    let s = 0;
-    for (let i = 0; i < query.length; i++) s += query[i]! * f32[start + i]!;
-    return s;
-  }
-
   /** Inner products of `query` (dim floats) with the vectors in `rows`, as the kernel's scan computes them. */
   scoreRows(rows: Int32Array, query: Float32Array): Float32Array {
     const { stride, vectorsBase } = this.layout;

@@ -7,10 +7,6 @@ export class SlotPool {
     for (let i = count - 1; i >= 0; i--) this.free.push(i);
   }
 
-  tryAcquire(): number | undefined {
-    return this.free.pop();
-  }
-
   acquire(): Promise<number> {
     const slot = this.free.pop();
     if (slot !== undefined) return Promise.resolve(slot);

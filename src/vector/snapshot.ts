@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { PackedSparse } from '../embedding/sparse';
 import { SharedVectorStore } from './shared-store';
+import { MAX_TERM_ID } from '../embedding/sparse';
 
 /*
  * Snapshot file: "KVIX" | u32 version (1) | u32 header bytes | header JSON | zero pad to
@@ -131,14 +131,22 @@ export async function readSnapshot(
 
 /*
  * Terms file (beside a snapshot whose rows carry sparse vectors), row i of it for row i of the snapshot:
- * "KTRM" | u32 version (1) | u32 rows | u32 terms | offsets (rows + 1 × u32) | term ids (u32) | weights (f32) |
- * present (rows × u8: 0 for a row that had no vector).
+ * "KTRM" | u32 version (2) | u32 rows | u32 terms | offsets (rows + 1 × u32) | term ids (u16) | weights (f32) |
+ * present (rows × u8: 0 for a row that had no vector). Version 1 held the ids as u32; it is still read.
  */
 const TERMS_MAGIC = 'KTRM';
-const TERMS_VERSION = 1;
+const TERMS_VERSION = 2;
+const ID_BYTES: Record<number, number> = { 1: 4, 2: 2 };
+
+/** Sparse rows as the key's term arrays hold them: 16-bit term ids (sparse-rows.ts). */
+export interface PackedTerms {
+  readonly offsets: Uint32Array;
+  readonly ids: Uint16Array;
+  readonly weights: Float32Array;
+}
 
 export interface TermsFile {
-  packed: PackedSparse;
+  packed: PackedTerms;
   present: Uint8Array;
 }
 
@@ -176,7 +184,7 @@ async function readFully(fh: fs.promises.FileHandle, into: Uint8Array, position:
  * SparseRows' shared buffers): a restored key does not hold its terms twice, once read and once copied.
  */
 export async function readTermsFileInto(
-  file: string, allocate: (terms: number) => { ids: Uint32Array; weights: Float32Array },
+  file: string, allocate: (terms: number) => { ids: Uint16Array; weights: Float32Array },
 ): Promise<TermsFile> {
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -186,22 +194,41 @@ export async function readTermsFileInto(
     await readFully(fh, head, 0, file);
     if (head.toString('latin1', 0, 4) !== TERMS_MAGIC) throw new Error(`${file} is not a terms file`);
     const version = head.readUInt32LE(4);
-    if (version !== TERMS_VERSION) throw new Error(`${file}: unsupported terms file version ${version}`);
+    const idBytes = ID_BYTES[version];
+    if (idBytes === undefined) throw new Error(`${file}: unsupported terms file version ${version}`);
     const rows = head.readUInt32LE(8);
     const terms = head.readUInt32LE(12);
-    if (size !== 16 + (rows + 1) * 4 + terms * 8 + rows) throw new Error(`${file}: truncated terms file`);
+    if (size !== 16 + (rows + 1) * 4 + terms * (idBytes + 4) + rows) throw new Error(`${file}: truncated terms file`);
     const offsets = new Uint32Array(rows + 1);
     const { ids, weights } = allocate(terms);
     const present = new Uint8Array(rows);
+    const bytes = (part: ArrayBufferView) => new Uint8Array(part.buffer, part.byteOffset, part.byteLength);
     let at = 16;
-    for (const part of [offsets, ids.subarray(0, terms), weights.subarray(0, terms), present]) {
-      const bytes = new Uint8Array(part.buffer, part.byteOffset, part.length * part.BYTES_PER_ELEMENT);
-      await readFully(fh, bytes, at, file);
-      at += bytes.length;
+    await readFully(fh, bytes(offsets), at, file);
+    at += offsets.byteLength;
+    if (idBytes === 2) await readFully(fh, bytes(ids.subarray(0, terms)), at, file);
+    else await readWideIds(fh, ids.subarray(0, terms), at, file);
+    at += terms * idBytes;
+    for (const part of [weights.subarray(0, terms), present]) {
+      await readFully(fh, bytes(part), at, file);
+      at += part.byteLength;
     }
     return { packed: { offsets, ids: ids.subarray(0, terms), weights: weights.subarray(0, terms) }, present };
   } finally {
     await fh.close();
+  }
+}
+
+/** A version 1 file's 32-bit ids read into 16-bit ones, a slice at a time (never the whole file's ids twice). */
+async function readWideIds(fh: fs.promises.FileHandle, into: Uint16Array, position: number, file: string): Promise<void> {
+  const slice = new Uint32Array(1 << 16);
+  for (let done = 0; done < into.length; done += slice.length) {
+    const part = slice.subarray(0, Math.min(slice.length, into.length - done));
+    await readFully(fh, new Uint8Array(part.buffer, 0, part.byteLength), position + done * 4, file);
+    for (let i = 0; i < part.length; i++) {
+      if (part[i]! > MAX_TERM_ID) throw new Error(`${file}: term id ${part[i]} does not fit 16 bits`);
+      into[done + i] = part[i]!;
+    }
   }
 }
 

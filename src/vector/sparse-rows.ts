@@ -1,12 +1,12 @@
 import type { SparseSpans } from '../embedding/rerank';
-import type { PackedSparse, SparseVector } from '../embedding/sparse';
-import { readTermsFileInto, SNAPSHOT_SLICE, type TermsFile } from './snapshot';
-import { f32View, u32View } from './views';
+import { MAX_TERM_ID, type PackedSparse, type SparseVector } from '../embedding/sparse';
+import { readTermsFileInto, SNAPSHOT_SLICE, type PackedTerms, type TermsFile } from './snapshot';
+import { f32View, u16View, u32View } from './views';
 
 /** Room left behind by replaced and deleted rows is reclaimed once it passes this share of the terms. */
 const MAX_GARBAGE_SHARE = 0.5;
 const MIN_COMPACT_TERMS = 4096;
-/** The term arrays grow by at least this many terms (512 KB of ids, 512 KB of weights), else by half. */
+/** The term arrays grow by at least this many terms (256 KB of ids, 512 KB of weights), else by half. */
 const GROW_TERMS = 1 << 17;
 /** Growable shared buffers reserve their largest size up front (address space, not memory). */
 const MAX_TERM_BYTES = 2 ** 32;
@@ -14,8 +14,10 @@ const MAX_SPAN_BYTES = 8 * 2 ** 23;
 
 /**
  * A SparseRows' arrays as pool threads read them: spans (per row: start of its terms, then length + 1, 0 for none),
- * term ids and weights, each a growable SharedArrayBuffer. A reader takes all three at once: compaction writes
- * fresh buffers and swaps them in, never rewriting the ones readers hold.
+ * term ids and weights, each a growable SharedArrayBuffer. Ids are 16-bit (MAX_TERM_ID): the second stage's gather
+ * reads every candidate's ids and weights, and two bytes less a term is a quarter less of what it reads
+ * (docs/decisions/throughput.md). A reader takes all three at once: compaction writes fresh buffers and swaps them
+ * in, never rewriting the ones readers hold.
  */
 export interface SharedTerms {
   spans: SharedArrayBuffer;
@@ -39,7 +41,7 @@ function grow(buffer: SharedArrayBuffer, bytes: number): void {
  */
 export function termSpansOf(terms: SharedTerms, rows: ArrayLike<number>): { spans: SparseSpans; present: Int32Array } {
   const spans = u32View(terms.spans);
-  const ids = u32View(terms.ids);
+  const ids = u16View(terms.ids);
   const present = new Int32Array(rows.length);
   const starts = new Uint32Array(rows.length);
   const ends = new Uint32Array(rows.length);
@@ -67,7 +69,7 @@ export function termSpansOf(terms: SharedTerms, rows: ArrayLike<number>): { span
  */
 export function packTermsOf(terms: SharedTerms, rows: ArrayLike<number>, count = rows.length): { packed: PackedSparse; present: Int32Array } {
   const spans = u32View(terms.spans);
-  const termIds = u32View(terms.ids);
+  const termIds = u16View(terms.ids);
   const termWeights = f32View(terms.weights);
   const present = new Int32Array(count);
   const starts = new Uint32Array(count);
@@ -111,7 +113,7 @@ export function packTermsOf(terms: SharedTerms, rows: ArrayLike<number>, count =
 export class SparseRows {
   private buffers: SharedTerms;
   private spans: Uint32Array;
-  private ids: Uint32Array;
+  private ids: Uint16Array;
   private weights: Float32Array;
   private live = 0;
   /** The position after the last term written. */
@@ -120,15 +122,15 @@ export class SparseRows {
 
   constructor(terms = GROW_TERMS, rows = 128) {
     this.buffers = {
-      spans: growable(8 * rows, MAX_SPAN_BYTES), ids: growable(4 * terms, MAX_TERM_BYTES), weights: growable(4 * terms, MAX_TERM_BYTES),
+      spans: growable(8 * rows, MAX_SPAN_BYTES), ids: growable(2 * terms, MAX_TERM_BYTES / 2), weights: growable(4 * terms, MAX_TERM_BYTES),
     };
     this.spans = u32View(this.buffers.spans);
-    this.ids = u32View(this.buffers.ids);
+    this.ids = u16View(this.buffers.ids);
     this.weights = f32View(this.buffers.weights);
   }
 
   /** Adopts packed vectors (a snapshot's): packed row i is row i's, unless `present[i]` is 0. */
-  static fromPacked(packed: PackedSparse, present?: Uint8Array): SparseRows {
+  static fromPacked(packed: PackedTerms, present?: Uint8Array): SparseRows {
     const rows = new SparseRows(Math.max(GROW_TERMS, packed.ids.length), Math.max(64, packed.offsets.length - 1));
     rows.ids.set(packed.ids);
     rows.weights.set(packed.weights);
@@ -149,7 +151,7 @@ export class SparseRows {
   }
 
   /** Takes the spans of packed rows whose terms are already at positions 0… of this one's arrays. */
-  private adopt(packed: PackedSparse, present?: Uint8Array): SparseRows {
+  private adopt(packed: PackedTerms, present?: Uint8Array): SparseRows {
     const count = packed.offsets.length - 1;
     for (let i = 0; i < count; i++) {
       const length = packed.offsets[i + 1]! - packed.offsets[i]!;
@@ -185,8 +187,10 @@ export class SparseRows {
 
   /** Stores `vector` for `row`, replacing any it had. */
   set(row: number, vector: SparseVector): void {
-    this.delete(row);
     const n = vector.ids.length;
+    // ids ascend: the last is the largest
+    if (n > 0 && vector.ids[n - 1]! > MAX_TERM_ID) throw new RangeError(`term id ${vector.ids[n - 1]} does not fit the 16-bit term arrays`);
+    this.delete(row);
     this.roomFor(n);
     this.ids.set(vector.ids, this.end);
     this.weights.set(vector.weights, this.end);
@@ -240,7 +244,7 @@ export class SparseRows {
       offsets[i + 1] = offsets[i]! + (has ? this.spans[2 * row + 1]! - 1 : 0);
       if ((i + 1) % SNAPSHOT_SLICE === 0) await pause();
     }
-    const termIds = new Uint32Array(offsets[n]!);
+    const termIds = new Uint16Array(offsets[n]!);
     const weights = new Float32Array(offsets[n]!);
     for (let i = 0; i < n; i++) {
       const row = rows[i]!;
@@ -269,9 +273,9 @@ export class SparseRows {
       if (this.end + n <= this.ids.length) return;
     }
     const terms = Math.max(this.end + n, this.ids.length + GROW_TERMS);
-    grow(this.buffers.ids, 4 * terms);
+    grow(this.buffers.ids, 2 * terms);
     grow(this.buffers.weights, 4 * terms);
-    this.ids = u32View(this.buffers.ids);
+    this.ids = u16View(this.buffers.ids);
     this.weights = f32View(this.buffers.weights);
   }
 

@@ -542,7 +542,7 @@ export class VectorIndex {
     if (!index) return undefined;
     const fetch = this.shortlistLength(approx, wanted + excluded, opts);
     const extraRows = this.rowsOf(approx.unapplied());
-    // The shortlist must fit the slot's output area (directMax rows): a burst of writes beyond that is scanned.
+    // At most directMax rows are scored one by one (as an allow-list is): a burst of writes beyond that is scanned.
     if (fetch + extraRows.length > this.store.layout.directMax) return undefined;
     return { inPool: { index, fetch, nprobe: opts.nprobe ?? index.nprobe, extraRows, eligible: this.size - (opts.exclude?.size ?? 0) } };
   }
@@ -660,8 +660,7 @@ export class VectorIndex {
     const unapplied = new Set(approx.unapplied());
     const shortlist = await approx.search(q, fetch, allow, trial.nprobe);
     const { rows } = shortlist;
-    const scores = !approx.quantized ? shortlist.scores
-      : this.store.scoreRows(rows, q);
+    const scores = approx.quantized ? this.store.scoreRows(rows, q) : shortlist.scores;
     const idOf = (i: number): string => this.store.idOf(rows[i]!) as string;
     const order = rankDescending(scores, idOf);
     // Rows changed since FAISS last took changes (a write a moment ago) are scored exactly: read your writes.
@@ -674,10 +673,13 @@ export class VectorIndex {
       hits.push({ id, row: rows[i]!, score: scores[i]! });
     }
     if (unapplied.size > 0) {
+      const fresh: Array<{ id: string; row: number }> = [];
       for (const id of unapplied) {
         const row = exclude?.has(id) || (allow && !allow.has(id)) ? undefined : this.store.rowOf(id);
-        if (row !== undefined) hits.push({ id, row, score: this.store.dotRow(row, q) });
+        if (row !== undefined) fresh.push({ id, row });
       }
+      const freshScores = this.store.scoreRows(Int32Array.from(fresh, (f) => f.row), q);
+      fresh.forEach((f, i) => hits.push({ ...f, score: freshScores[i]! }));
       hits.sort(byScoreDesc);
     }
     hits = hits.slice(0, k);

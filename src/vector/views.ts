@@ -7,6 +7,10 @@ export function u32View(buffer: SharedArrayBuffer): Uint32Array {
   return new Uint32Array(buffer, 0, buffer.byteLength >> 2);
 }
 
+export function u16View(buffer: SharedArrayBuffer): Uint16Array {
+  return new Uint16Array(buffer, 0, buffer.byteLength >> 1);
+}
+
 export function i32View(buffer: SharedArrayBuffer): Int32Array {
   return new Int32Array(buffer, 0, buffer.byteLength >> 2);
 }

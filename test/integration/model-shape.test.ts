@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { contentModelOf, describeContentModel } from '../../src/cli/eval';
+import { ENTROPY_TERMS_FROM } from '../../src/embedding/fit';
 import { KindredClient } from '../../src/cli/http-client';
 import { Client } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
@@ -11,6 +12,7 @@ interface Shape {
   weighting: string;
   singularValueExponent?: number;
   powerIterations?: number;
+  sparseWeighting?: string;
   secondStage: boolean;
   candidates: number;
   check?: { method: string; documents: number; medianTerms: number; longTextTerms: number; checkMs: number; fitMs: number };
@@ -80,6 +82,9 @@ describe('model shape chosen per key (issue 32)', function () {
     assert.equal(short.model!.shape.singularValueExponent, 1, 'short texts: textbook LSA, σ unscaled');
     assert.equal(long.model!.shape.powerIterations, 4, 'long texts: the SVD settled by 4 power iterations');
     assert.equal(short.model!.shape.powerIterations, 1);
+    const longTerms = long.model!.shape.sparseWeighting;
+    assert.equal(longTerms, long.model!.shape.check!.medianTerms >= ENTROPY_TERMS_FROM ? 'log-entropy' : 'sublinear-tfidf', 'the second stage\'s terms by length');
+    assert.equal(short.model!.shape.sparseWeighting, 'sublinear-tfidf');
     assert.ok(short.model!.shape.check!.medianTerms < short.model!.shape.check!.longTextTerms, JSON.stringify(short.model));
     assert.equal(short.model!.shape.secondStage, false);
     assert.equal(short.model!.shape.dim, 96, 'dense only from 4,000 documents: 96 dimensions');
@@ -87,7 +92,7 @@ describe('model shape chosen per key (issue 32)', function () {
 
     // `kindred eval` reads the same figures from /healthz and prints the choice.
     const evalLines = await Promise.all(['long-key', 'short-key'].map(async (key) => describeContentModel(await contentModelOf(new KindredClient(server.url, key), key))));
-    assert.match(evalLines[0]!, /^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates\), projection log-entropy σ\^-0\.5, SVD 4 power iterations; chosen by the key's documents: median \d+ terms/);
+    assert.match(evalLines[0]!, new RegExp(String.raw`^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates, terms ${longTerms}\), projection log-entropy σ\^-0\.5, SVD 4 power iterations; chosen by the key's documents: median \d+ terms`));
     assert.match(evalLines[1]!, /^content model: lsa, 96 dimensions, fitted on 4200 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0, SVD 1 power iterations; chosen by the key's documents: median \d+ terms/);
 
     // Both find the document itself among the first three, whichever shape they run.

@@ -399,6 +399,80 @@ ${'<p>这座城市的第一家夜间图书馆今天开放，读者可以在晚�
 ${PROSE.de}<p>© 2019 Sven Schreivogel</p><div class="adresse"><strong>Adresse</strong><br>Vogelstraße 1</div></article></body></html>`,
     author: 'Sven Schreivogel',
   },
+  // author pass 4: a blogger's one-word handle that is also the blog's name, declared by rel=author
+  '/meta7/handle': {
+    html: `<!doctype html><html lang="de"><head><title>Ferien im Zahlenland</title><meta property="og:site_name" content="Zahlenzauberin"></head><body><article><h1>Ferien im Zahlenland</h1>
+<div class="entry-meta">von <span class="author vcard"><a rel="author" href="/author/zahlenzauberin/">zahlenzauberin</a></span></div>${PROSE.de}</article></body></html>`,
+    author: 'zahlenzauberin',
+  },
+  // a user name in JSON-LD, the same name written out in a meta tag (as many letters as the user name)
+  '/meta7/user-name': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title><meta name="author" content="Edilson La Rosa">
+<script type="application/ld+json">{"@type":"NewsArticle","headline":"La biblioteca abre los domingos","author":{"@type":"Person","name":"edilson.la.rosa"}}</script></head><body><article>
+<h1>La biblioteca abre los domingos</h1>${PROSE.es}</article></body></html>`,
+    author: 'Edilson La Rosa',
+  },
+  // a byline element holding a question (a link to the authors' page) before the one holding the name
+  '/meta7/question': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<div class="byline"><a href="/autoren">Wer schreibt für die Wohnstimme?</a></div><div class="byline">Georg Quaas</div>${PROSE.de}</article></body></html>`,
+    author: 'Georg Quaas',
+  },
+  // a forum post's byline with "Uhr" after the time
+  '/meta7/uhr': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<div class="author">Author: Bo2man am 29.12.2010, 13:36 Uhr</div>${PROSE.de}</article></body></html>`,
+    author: 'Bo2man',
+  },
+  // a Spanish relative time after the name
+  '/meta7/hace': {
+    html: `<!doctype html><html lang="es"><head><title>La biblioteca abre los domingos</title></head><body><article><h1>La biblioteca abre los domingos</h1>
+<div class="author">Jacobo Betancur Peláez | Publicado hace 3 horas</div>${PROSE.es}</article></body></html>`,
+    author: 'Jacobo Betancur Peláez',
+  },
+  // a quotation's author named in an author class before the article's byline
+  '/meta7/quote': {
+    html: `<!doctype html><html lang="en"><head><title>Web analytics are leaking into meatspace</title></head><body><article><h1>Web analytics are leaking into meatspace</h1>
+<p class="quote">Tracking is everywhere now. <span class="quote-author-name">Mark Goldberg, USA</span></p><div class="contributor-name">Written by Elisa Marvena</div>
+${'<p>Supermarkets now track shoppers through their phones, their cards and their faces, and the data ends up with the same brokers that sell web analytics.</p>'.repeat(3)}</article></body></html>`,
+    author: 'Elisa Marvena',
+  },
+  // a French "auteurs" class
+  '/meta7/auteurs': {
+    html: `<!doctype html><html lang="fr"><head><title>La rivière a débordé dans la nuit</title></head><body><div class="texte"><h1>La rivière a débordé dans la nuit</h1>
+<p class="chapo">par <span class="auteurs">Didier Roy</span>, 21 juin 2018</p>${PROSE.fr}</div></body></html>`,
+    author: 'Didier Roy',
+  },
+  // "Eine Kolumne von …" writes out the first name the meta tag gives
+  '/meta7/kolumne': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta name="author" content="Nils"></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<p><strong>Eine Kolumne von Nils Pickert</strong></p>${PROSE.de}</article></body></html>`,
+    author: 'Nils Pickert',
+  },
+  // "Ein Interview von X mit Y": the interviewer wrote it
+  '/meta7/interview': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<p><em>Ein Interview von <strong>Eugen Zentner</strong> mit <strong>Sonja Silberhorn</strong>.</em></p>${PROSE.de}</article></body></html>`,
+    author: 'Eugen Zentner',
+  },
+  // the meta author is an association; the post line gives date, time and the person
+  '/meta7/dated-time': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title><meta name="author" content="Deutsche Reitervereinigung"></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<small>04.02.2022 | 13:10 Uhr | Uta Helkenberg</small>${PROSE.de}</article></body></html>`,
+    author: 'Uta Helkenberg',
+  },
+  // a signature followed by the article's footnotes
+  '/meta7/signature-notes': {
+    html: `<!doctype html><html lang="fr"><head><title>La rivière a débordé dans la nuit</title></head><body><div class="texte"><h1>La rivière a débordé dans la nuit</h1>
+${PROSE.fr}<p align="right"><em>Denis Clerc</em></p><p>(1) Ces chiffres sont collectés par la préfecture.</p></div></body></html>`,
+    author: 'Denis Clerc',
+  },
+  // soft hyphens inside a name
+  '/meta7/soft-hyphens': {
+    html: `<!doctype html><html lang="de"><head><title>Alte Möbel, neues Leben</title></head><body><article><h1>Alte Möbel, neues Leben</h1>
+<p><strong>Von Mat&shy;thi&shy;as Lauerer</strong></p>${PROSE.de}</article></body></html>`,
+    author: 'Matthias Lauerer',
+  },
 };
 for (const [path, page] of Object.entries(HEADLINE_PAGES)) METADATA_PAGES[path] = page.html;
 /** Pages for the headlines no declared title confirms (issue 30, title pass): each with the title it must get. */

@@ -98,6 +98,12 @@ describe('embedding/lsa model', () => {
     const settled = fitLsa(shortTexts, { powerIterations: 4 });
     assert.equal(settled.shape!.powerIterations, 4);
     assert.notEqual(settled.id, short.id, 'the iterations are part of the id');
+    // Without the second stage the terms stay idf-weighted whatever the length (log-entropy from ENTROPY_TERMS_FROM with it).
+    assert.equal(long.shape!.sparseWeighting, 'sublinear-tfidf');
+    const entropyTerms = fitLsa(shortTexts, { sparseWeighting: 'log-entropy' });
+    assert.equal(entropyTerms.shape!.sparseWeighting, 'log-entropy');
+    assert.notEqual(entropyTerms.id, short.id, 'the terms\' weighting is part of the id');
+    assert.notDeepEqual(Array.from(entropyTerms.idf), Array.from(short.idf));
     assert.equal(fitLsa(shortTexts, { dim: 8 }).shape!.singularValueExponent, undefined, 'dimensions asked for: the size rule, σ^-0.5');
     // The same fit with σ^-0.5 asked for: the same singular vectors, column j scaled by σⱼ^-0.5, and another id.
     const scaled = fitLsa(shortTexts, { singularValueExponent: 0.5 });

@@ -43,6 +43,17 @@ describe('embedding/sparse-kernel', () => {
     assert.deepEqual(Array.from(native), Array.from(js));
   });
 
+  it('gives the same scores from 16-bit ids (a key\'s term arrays) as from 32-bit ones', () => {
+    const narrow = new Uint16Array(new SharedArrayBuffer(ids.length * 2), 0, ids.length);
+    narrow.set(ids);
+    const fromNarrow = new Float32Array(rows);
+    const fromWide = new Float32Array(rows);
+    gather(scratch, starts, ends, narrow, weights, fromNarrow, 3);
+    gather(scratch, starts, ends, ids, weights, fromWide, 3);
+    assert.ok(fromWide.some((s) => s > 0));
+    assert.deepEqual(Array.from(fromNarrow), Array.from(fromWide));
+  });
+
   it('clips spans to the arrays and writes only out.length scores', () => {
     const out = new Float32Array(2).fill(-1);
     const shortIds = ids.subarray(0, 10);

@@ -181,7 +181,7 @@ describe('VectorIndex', () => {
     const dim = 16;
     const next = rng(21);
     const versions = new Map<string, number>();
-    const termsOf = (id: string): SparseVector => ({ ids: Uint32Array.of(Number(id.slice(3)), 100_000 + versions.get(id)!), weights: Float32Array.of(1, 0.5) });
+    const termsOf = (id: string): SparseVector => ({ ids: Uint32Array.of(Number(id.slice(3)), 60_000 + versions.get(id)!), weights: Float32Array.of(1, 0.5) });
     const index = new VectorIndex(dim, { approximate: false, terms: true });
     const put = (id: string, version: number) => {
       versions.set(id, version);

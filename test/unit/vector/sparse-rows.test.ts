@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { unpackSparse, type SparseVector } from '../../../src/embedding';
 import { SparseRows } from '../../../src/vector/sparse-rows';
+import { writeTermsFile } from '../../../src/vector/snapshot';
 import { seededRandom } from '../../../src/random';
 
 function randomRow(next: () => number): SparseVector {
   const ids = new Set<number>();
   const n = Math.floor(next() * 40);
-  while (ids.size < n) ids.add(Math.floor(next() * 5000));
+  while (ids.size < n) ids.add(Math.floor(next() * 65_536)); // every 16-bit id
   const sorted = Uint32Array.from([...ids].sort((a, b) => a - b));
   return { ids: sorted, weights: Float32Array.from(sorted, () => next()) };
 }
@@ -103,18 +107,59 @@ describe('SparseRows (second-stage terms by store row)', () => {
     assert.equal(packed.weights[4], Math.fround(69_999 / count));
   });
 
-  it('keeps rows across chunks, one longer than a chunk among them, and after compaction', () => {
+  it('reads back the terms file it writes, and a version 1 file (32-bit ids) as the same rows', async () => {
+    const next = seededRandom(17);
+    const rows = new SparseRows();
+    const reference = new Map<number, SparseVector>();
+    for (let row = 0; row < 200; row++) {
+      if (row % 5 === 1) continue;
+      const vector = randomRow(next);
+      rows.set(row, vector);
+      reference.set(row, vector);
+    }
+    const file = await rows.packFile(Array.from({ length: 200 }, (_, row) => row), async () => {});
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kindred-terms-'));
+    try {
+      await writeTermsFile(path.join(dir, 'v2.terms'), file);
+      const { packed, present } = file;
+      const head = Buffer.alloc(16);
+      head.write('KTRM', 0, 'latin1');
+      head.writeUInt32LE(1, 4);
+      head.writeUInt32LE(present.length, 8);
+      head.writeUInt32LE(packed.ids.length, 12);
+      const bytes = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+      fs.writeFileSync(path.join(dir, 'v1.terms'), Buffer.concat([head, bytes(packed.offsets), bytes(Uint32Array.from(packed.ids)), bytes(packed.weights), bytes(present)]));
+      for (const name of ['v2.terms', 'v1.terms']) {
+        const restored = await SparseRows.readFile(path.join(dir, name));
+        assert.equal(restored.count, 200, name);
+        assertSameRows(restored.rows, new Map([...reference].sort((a, b) => a[0] - b[0])));
+      }
+      assert.equal(fs.statSync(path.join(dir, 'v2.terms')).size, fs.statSync(path.join(dir, 'v1.terms')).size - 2 * packed.ids.length);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a term id past 16 bits with a RangeError, keeping the row it had', () => {
+    const rows = new SparseRows();
+    const kept = { ids: Uint32Array.of(3, 65_535), weights: Float32Array.of(0.6, 0.8) };
+    rows.set(0, kept);
+    assert.throws(() => rows.set(0, { ids: Uint32Array.of(3, 65_536), weights: Float32Array.of(0.6, 0.8) }), RangeError);
+    assertSameRows(rows, new Map([[0, kept]]));
+  });
+
+  it('keeps rows across chunks, one with every term id among them, and after compaction', () => {
     const next = seededRandom(13);
     const rows = new SparseRows();
     const reference = new Map<number, SparseVector>();
-    const long = Uint32Array.from({ length: 200_000 }, (_, i) => i);
+    const long = Uint32Array.from({ length: 65_536 }, (_, i) => i);
     for (let row = 0; row < 6000; row++) {
       const vector = row === 3000 ? { ids: long, weights: Float32Array.from(long, (i) => i / 7) } : randomRow(next);
       rows.set(row, vector);
       reference.set(row, vector);
     }
     assertSameRows(rows, reference);
-    assert.ok(rows.bytes < 2 * 8 * 500_000, `${rows.bytes} bytes for ~320k terms`);
+    assert.ok(rows.bytes < 2 * 6 * 185_000, `${rows.bytes} bytes for ~185k terms`);
     // replacing most rows leaves garbage that the next chunk's allocation reclaims
     for (let round = 0; round < 3; round++) {
       for (let row = 0; row < 6000; row++) {
