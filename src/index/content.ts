@@ -130,6 +130,8 @@ export class TenantContent {
   private dirty = false;
   /** The approximate index's probe tuning under way. */
   private tuning: Promise<void> | undefined;
+  /** Closed (close() called): no tuning is started any more. */
+  private closed = false;
   /**
    * The approximate builds of the serving index when the last snapshot was taken (undefined: not of this
    * generation): an approximate index rebuilt since (with more lists as the key grew) is saved too, or every
@@ -610,15 +612,20 @@ export class TenantContent {
       }, TUNE_RECALL);
       this.logger.info({ tenant: this.store.tenant, documents: index.size, chosen, tried }, 'approximate search probes tuned');
     };
-    this.tuning = tune().catch((error: unknown) => {
-      this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');
-    }).finally(() => {
+    this.tuning = tune().then(() => {
       this.tuning = undefined;
+      // A tuning asked for while this one ran (a rebuilt index swapped in, a refit's generation, the key grown past
+      // RETUNE_GROWTH) returned at once: without this the key showed 'tuning' with none under way until its next write.
+      if (!this.closed && this.generation.index.untunedProbes) this.tuneProbes(this.generation);
+    }, (error: unknown) => {
+      this.tuning = undefined;
+      this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');
     });
   }
 
   /** Stops timers and snapshots what changed (graceful shutdown), then frees the index. */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
     await this.ready.catch(() => undefined);
     await this.persist();

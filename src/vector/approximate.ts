@@ -24,12 +24,19 @@ export function rowsSizedFor(nlist: number): number {
 /** Lists probed until the index is tuned. */
 const DEFAULT_NPROBE = 16;
 /**
- * The codec of an index built without a `description`: float32 codes, each list's rows side by side, scored exactly
- * by the addon's own SSE scan (native/src/ivf_flat_scan.h). 8-bit codes (`SQ8`, the default before) cost a quarter of
- * the memory, but Debian's libfaiss scans them one float at a time and their shortlist kept less of the exact answer
- * at four times the lists (docs/decisions/throughput.md, "Eleventh session").
+ * The codec of an index built without a `description`: 8-bit codes. A pool thread's search scores the probed lists'
+ * rows exactly from the key's own float32 rows (native/src/ivf_rows_scan.h) and never reads the codes; FAISS scans
+ * them only for searches with an allow-list, re-scored. Float32 codes (`Flat`) held a second copy of every vector:
+ * 3.9 KB a document at 82k in bench:scale against 3,000 required (docs/decisions/vector.md).
  */
-const AUTOMATIC_CODEC = 'Flat';
+const AUTOMATIC_CODEC = 'SQ8';
+/**
+ * Training points per list (k-means), at most TRAIN_PER_ROOT × √rows in all: k-means costs points × lists, and lists
+ * are LISTS_PER_ROOT × √rows, so 40 a list cost sixteen times the √rows lists' build (at 82k, 7.4 s of CPU against
+ * 1.0–2.0 s for 10 a list; docs/decisions/vector.md, "Lists scored from the store's rows").
+ */
+const TRAIN_PER_LIST = 40;
+const TRAIN_PER_ROOT = 40;
 
 export interface ApproximateOptions {
   /** FAISS factory string; default `IVF<nlist>,Flat` (inner product over float32 codes, scored exactly by the addon). */
@@ -43,7 +50,7 @@ export interface ApproximateOptions {
   nprobe?: number;
   /** Candidate list size per query (HNSW). */
   efSearch?: number;
-  /** Training sample per list (k-means); FAISS wants >= 39. */
+  /** Training sample per list (k-means; default TRAIN_PER_LIST, at most TRAIN_PER_ROOT × √rows in all). */
   trainPerList?: number;
 }
 
@@ -73,8 +80,6 @@ export interface SharedApproximate {
   /** Int32 row + 1 by label (0: none). */
   labelRows: SharedArrayBuffer;
   nprobe: number;
-  /** Lossy codes: the shortlist is re-scored from the float32 rows. */
-  quantized: boolean;
 }
 
 /** Label state of an approximate index as stored in a snapshot header. */
@@ -179,9 +184,17 @@ export class ApproximateIndex {
     return this.faiss.ntotal;
   }
 
-  /** Whether FAISS holds lossy codes (SQ, PQ) rather than the float32 vectors: its scores and order are approximate. */
+  /** Whether FAISS holds lossy codes (SQ, PQ) rather than the float32 vectors: its own scan's scores and order are approximate. */
   get quantized(): boolean {
     return /(^|,)(SQ|PQ|OPQ)/.test(this.description);
+  }
+
+  /**
+   * Whether a pool thread's search scores the probed lists from the key's rows (an IVF index: exact scores whatever
+   * its codes), so its shortlist needs no more than the hits wanted.
+   */
+  get scoresRows(): boolean {
+    return this.description.startsWith('IVF');
   }
 
   /**
@@ -213,7 +226,8 @@ export class ApproximateIndex {
       const ids = Array.from(this.store.ids());
       const rows = ids.map((id) => this.store.rowOf(id) as number);
       if (!this.faiss.isTrained) {
-        const want = Math.min(rows.length, (this.options.nlist ?? 1) * (this.options.trainPerList ?? 40));
+        const perList = (this.options.nlist ?? 1) * (this.options.trainPerList ?? TRAIN_PER_LIST);
+        const want = Math.min(rows.length, this.options.trainPerList === undefined ? Math.min(perList, Math.ceil(TRAIN_PER_ROOT * Math.sqrt(rows.length))) : perList);
         const step = rows.length / Math.max(1, want);
         const sampleRows: number[] = [];
         for (let i = 0; i < want; i++) sampleRows.push(rows[Math.floor(i * step)]);
@@ -445,7 +459,7 @@ export class ApproximateIndex {
   shared(): SharedApproximate | undefined {
     if (!this.ready) return undefined;
     this.sharedHandle ??= this.faiss.share();
-    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0, quantized: this.quantized };
+    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0 };
   }
 
   close(): void {

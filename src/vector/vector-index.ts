@@ -397,7 +397,9 @@ export class VectorIndex {
       if (between.recall >= target) chosen = between;
       else short = between.nprobe;
     }
-    if (approx.quantized && chosen.recall >= target) {
+    // A shorter shortlist matters only where FAISS's own scan of quantized codes shortlists (a pool thread's search
+    // scores the lists from the rows: the tuner's searches are such).
+    if (approx.quantized && !approx.scoresRows && chosen.recall >= target) {
       for (const overfetch of TUNE_OVERFETCH) {
         if (stale()) break;
         const shorter = await trial(chosen.nprobe, overfetch);
@@ -540,7 +542,8 @@ export class VectorIndex {
     if (!this.approximateServesInPool(opts)) return undefined;
     const index = approx.shared();
     if (!index) return undefined;
-    const fetch = this.shortlistLength(approx, wanted + excluded, opts);
+    // Scored from the key's rows in the pool thread (exact scores): no more than wanted.
+    const fetch = approx.scoresRows ? Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted + excluded) : this.shortlistLength(approx, wanted + excluded, opts);
     const extraRows = this.rowsOf(approx.unapplied());
     // At most directMax rows are scored one by one (as an allow-list is): a burst of writes beyond that is scanned.
     if (fetch + extraRows.length > this.store.layout.directMax) return undefined;
