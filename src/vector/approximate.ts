@@ -39,7 +39,7 @@ const TRAIN_PER_LIST = 40;
 const TRAIN_PER_ROOT = 40;
 
 export interface ApproximateOptions {
-  /** FAISS factory string; default `IVF<nlist>,Flat` (inner product over float32 codes, scored exactly by the addon). */
+  /** FAISS factory string; default `IVF<nlist>,SQ8` (inner product; a pool thread scores the probed lists from the key's rows). */
   description?: string;
   /** Inverted lists; default round(4 √rows), clamped to [16, 8192] (automaticLists). */
   nlist?: number;
@@ -199,7 +199,7 @@ export class ApproximateIndex {
 
   /**
    * Whether this index was built automatically (no `description` given) with a codec other than today's automatic one
-   * (an 8-bit index restored from an older snapshot): its owner rebuilds it aside.
+   * (a float32 index restored from a snapshot of the large-keys branch): its owner rebuilds it aside.
    */
   outdatedCodec(options: ApproximateOptions): boolean {
     return options.description === undefined && /^IVF\d+,/.test(this.description) && !this.description.endsWith(`,${AUTOMATIC_CODEC}`);
