@@ -1,4 +1,4 @@
-// Session probe (issue 29, twelfth session); see docs/decisions/vector.md, "Lists scored from the store's rows".
+// Session probe (issue 29, branch large-keys made mergeable); see docs/decisions/vector.md, "Lists scored from the store's rows".
 //   node bench/probes/ann-recall-by-probes.js <vectors.snapshot> …
 // node recall-ann.js <vectors.snapshot>: the snapshot's own FAISS file searched with the rows (as a pool thread does)
 // at several probe counts against the exact top 10 (the document itself excluded), strict and with ties counted.

@@ -1,4 +1,4 @@
-// Session probe (issue 29, twelfth session); see docs/decisions/vector.md, "Lists scored from the store's rows".
+// Session probe (issue 29, branch large-keys made mergeable); see docs/decisions/vector.md, "Lists scored from the store's rows".
 //   node bench/probes/ivf-build-memory.js <vectors.snapshot> …
 // node ivf-build.js <vectors.snapshot> <description> [trainPoints]: times FAISS train and add in process, RSS before/after.
 const path = require('path');

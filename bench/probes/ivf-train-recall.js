@@ -1,4 +1,4 @@
-// Session probe (issue 29, twelfth session); see docs/decisions/vector.md, "Lists scored from the store's rows".
+// Session probe (issue 29, branch large-keys made mergeable); see docs/decisions/vector.md, "Lists scored from the store's rows".
 //   node bench/probes/ivf-train-recall.js <vectors.snapshot> …
 // node train-recall.js <vectors.snapshot> <nlist> <trainPoints,...>: recall@10 / @800 of lists scored from the rows by probes.
 const path = require('path');
