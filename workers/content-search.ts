@@ -32,7 +32,7 @@ const embed: Embed = (bytes, texts) => {
 };
 
 /** FAISS searches of the main thread's approximate indexes, by their shared numbers (null: no addon, or closed). */
-const searchShared: QueryStages['searchShared'] = (handle, query, k, nprobe) => loadFaissAddon()?.searchShared(handle, query, k, nprobe) ?? null;
+const searchShared: QueryStages['searchShared'] = (handle, query, k, nprobe, rows) => loadFaissAddon()?.searchShared(handle, query, k, nprobe, rows) ?? null;
 
 const stages: QueryStages = { rerank, embed, searchShared };
 

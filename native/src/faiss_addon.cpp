@@ -29,6 +29,8 @@
 #include <faiss/index_factory.h>
 #include <faiss/index_io.h>
 
+#include "ivf_rows_scan.h"
+
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -280,6 +282,9 @@ napi_value Train(napi_env env, napi_callback_info info) {
   job->run = [w, x, n = len / d]() {
     omp_set_num_threads(bulk_threads());  // this pool thread may have run a single-threaded search
     std::unique_lock<std::shared_mutex> lock(w->mutex);
+    // The caller chooses how many points train an IVF index's lists (src/vector/approximate.ts): fewer than FAISS's
+    // 39 a list is on purpose, not worth a warning on stderr.
+    if (auto* ivf = dynamic_cast<faiss::IndexIVF*>(w->index.get())) ivf->cp.min_points_per_centroid = 1;
     w->index->train(n, x);
   };
   return queue(env, job, "faiss.train");
@@ -356,10 +361,21 @@ faiss::Index* inner_index(faiss::Index* idx) {
   }
 }
 
-// nq queries' top k, under the index's shared lock: `sel` restricts labels (IVF and flat indexes).
+// nq queries' top k, under the index's shared lock: `sel` restricts labels (IVF and flat indexes). With the key's
+// rows (`rows`) and no allow-list, an IVF index's probed lists are scored from them by ivf_rows_scan.h (exact scores);
+// otherwise FAISS scans its own codes.
 void search_into(Wrapped* w, const float* q, size_t nq, int32_t k, int64_t nprobe, int64_t ef, faiss::IDSelector* sel,
-                 float* dist, int64_t* labels) {
+                 float* dist, int64_t* labels, const kindred::StoreRows* rows = nullptr) {
   std::shared_lock<std::shared_mutex> lock(w->mutex);
+  const faiss::IndexIVF* ivf = rows && !sel ? kindred::rows_ivf(w->index.get()) : nullptr;
+  if (ivf && rows->stride >= static_cast<size_t>(ivf->d) && rows->stride % 4 == 0) {
+    std::vector<float> padded(rows->stride, 0.0f);  // the store's rows are zero past the dimensions: so is the query
+    for (size_t i = 0; i < nq; i++) {
+      std::copy(q + i * ivf->d, q + (i + 1) * ivf->d, padded.begin());
+      kindred::scan_ivf_rows(*ivf, padded.data(), *rows, nprobe > 0 ? nprobe : ivf->nprobe, k, dist + i * k, labels + i * k);
+    }
+    return;
+  }
   faiss::Index* inner = inner_index(w->index.get());
   std::unique_ptr<faiss::SearchParameters> params;
   if (dynamic_cast<faiss::IndexIVF*>(inner)) {
@@ -425,11 +441,13 @@ napi_value Unshare(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
-// searchShared(handle, query: Float32Array, k, nprobe): one query's top k on the calling thread (a pool
-// thread), {distances, labels}; null when the handle names no shared index (closed meanwhile).
+// searchShared(handle, query: Float32Array, k, nprobe, rows?: {vectors: Float32Array, stride, labelRows: Int32Array}):
+// one query's top k on the calling thread (a pool thread), {distances, labels}; null when the handle names no shared
+// index (closed meanwhile). With the key's rows (`stride` floats each) and each label's row + 1, an IVF index's probed
+// lists are scored from those rows (ivf_rows_scan.h).
 napi_value SearchShared(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   CHECK(napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr));
   int32_t handle, k, nprobe = 0;
   float* q;
@@ -438,6 +456,24 @@ napi_value SearchShared(napi_env env, napi_callback_info info) {
       napi_get_value_int32(env, argv[2], &k) != napi_ok || k <= 0)
     return throw_type(env, "searchShared(handle, query: Float32Array, k: positive integer, nprobe?)");
   if (argc >= 4) napi_get_value_int32(env, argv[3], &nprobe);
+  kindred::StoreRows store_rows{};
+  bool with_rows = false;
+  napi_valuetype rows_type = napi_undefined;
+  if (argc >= 5) napi_typeof(env, argv[4], &rows_type);
+  if (rows_type == napi_object) {
+    napi_value vectors_v, labels_v;
+    float* vectors;
+    int32_t* label_rows;
+    size_t n_floats, n_labels;
+    int64_t stride = 0;
+    napi_get_named_property(env, argv[4], "vectors", &vectors_v);
+    napi_get_named_property(env, argv[4], "labelRows", &labels_v);
+    if (!get_f32(env, vectors_v, &vectors, &n_floats) || !get_int_prop(env, argv[4], "stride", &stride) || stride <= 0 ||
+        !get_typed(env, labels_v, napi_int32_array, &label_rows, &n_labels))
+      return throw_type(env, "searchShared(handle, query, k, nprobe, rows: {vectors: Float32Array, stride: positive integer, labelRows: Int32Array})");
+    store_rows = {vectors, static_cast<size_t>(stride), n_floats / static_cast<size_t>(stride), label_rows, n_labels};
+    with_rows = true;
+  }
   std::shared_ptr<Wrapped> w;
   {
     std::lock_guard<std::mutex> guard(g_shared_mu);
@@ -457,7 +493,7 @@ napi_value SearchShared(napi_env env, napi_callback_info info) {
   CHECK(napi_create_arraybuffer(env, k * sizeof(int64_t), &lp, &lab));
   try {
     omp_set_num_threads(1);
-    search_into(w.get(), q, 1, k, nprobe, 0, nullptr, static_cast<float*>(dp), static_cast<int64_t*>(lp));
+    search_into(w.get(), q, 1, k, nprobe, 0, nullptr, static_cast<float*>(dp), static_cast<int64_t*>(lp), with_rows ? &store_rows : nullptr);
   } catch (const std::exception& e) {
     napi_throw_error(env, nullptr, e.what());
     return nullptr;

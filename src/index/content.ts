@@ -11,6 +11,7 @@ import type { TenantStore } from '../storage';
 import { VectorIndex, type QueryTerms, type SearchOptions, type StoredQuery, type TextQuery } from '../vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from '../vector/fresh-answers';
+import { answersKept, type ScoredAnswer } from '../vector/answers-kept';
 
 export interface ContentSettings {
   /** The corpus model is refitted once the key holds this many times the documents it was fitted on. */
@@ -95,11 +96,14 @@ const MAX_BACKLOG = 1024;
 const DIRTY_ROUNDS = 3;
 /**
  * Probe tuning: documents asked "similar to" (spread over the key), answers compared, and the share of the exact
- * answers the approximate index must give (bench:scale measures 0.95 through HTTP on other documents).
+ * answers the approximate index must give (bench:scale measures 0.95 through HTTP on other documents). 64 documents
+ * read high: at 82k real texts the tuner's own 64 kept 0.970 at 16 probes of 894 lists where bench:scale's 200 kept
+ * 0.938, and 0.977 at 24 where they kept 0.961. 0.98 cost the 82k key with a second stage 416 probes of 1,147
+ * (docs/decisions/vector.md, "Lists scored from the store's rows").
  */
-const TUNE_QUERIES = 24;
+const TUNE_QUERIES = 64;
 const TUNE_ANSWERS = 10;
-const TUNE_RECALL = 0.97;
+const TUNE_RECALL = 0.975;
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
@@ -129,6 +133,8 @@ export class TenantContent {
   private dirty = false;
   /** The approximate index's probe tuning under way. */
   private tuning: Promise<void> | undefined;
+  /** Closed (close() called): no tuning is started any more. */
+  private closed = false;
   /**
    * The approximate builds of the serving index when the last snapshot was taken (undefined: not of this
    * generation): an approximate index rebuilt since (with more lists as the key grew) is saved too, or every
@@ -597,29 +603,34 @@ export class TenantContent {
       // exact top 10 between two trials, and a trial compared with an older answer misses them: a bench:scale
       // import of 1M generated texts was tuned to 64 probes of 896 (similar p50 13.9 ms), where the same index
       // tuned at rest kept 0.996 at 4 (docs/decisions/vector.md).
-      const exact = new FreshAnswers(index, async (doc: DocumentRecord) => (await ask(doc, { exact: true })).map((h) => h.id));
+      const scored = (answers: Similar[]): ScoredAnswer[] => answers.map((h) => ({ id: h.id, score: h.similarity }));
+      const exact = new FreshAnswers(index, async (doc: DocumentRecord) => scored(await ask(doc, { exact: true })));
       const { chosen, tried } = await index.tuneProbes(async (trial) => {
         let kept = 0;
         let total = 0;
         for (const doc of docs) {
           const truth = await exact.of(doc.id, doc);
-          const got = new Set((await ask(doc, trial)).map((h) => h.id));
-          kept += truth.filter((id) => got.has(id)).length;
+          kept += answersKept(truth, scored(await ask(doc, trial)));
           total += truth.length;
         }
         return total === 0 ? 1 : kept / total;
       }, TUNE_RECALL);
       this.logger.info({ tenant: this.store.tenant, documents: index.size, chosen, tried }, 'approximate search probes tuned');
     };
-    this.tuning = tune().catch((error: unknown) => {
-      this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');
-    }).finally(() => {
+    this.tuning = tune().then(() => {
       this.tuning = undefined;
+      // A tuning asked for while this one ran (a rebuilt index swapped in, a refit's generation, the key grown past
+      // RETUNE_GROWTH) returned at once: without this the key showed 'tuning' with none under way until its next write.
+      if (!this.closed && this.generation.index.untunedProbes) this.tuneProbes(this.generation);
+    }, (error: unknown) => {
+      this.tuning = undefined;
+      this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');
     });
   }
 
   /** Stops timers and snapshots what changed (graceful shutdown), then frees the index. */
   async close(): Promise<void> {
+    this.closed = true;
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
     await this.ready.catch(() => undefined);
     await this.persist();

@@ -3,15 +3,45 @@ import { SharedVectorStore } from './shared-store';
 import { SNAPSHOT_SLICE } from './snapshot';
 import { i32View } from './views';
 
-/** The largest number of inverted lists chosen automatically (√rows up to here). */
+/** The largest number of inverted lists chosen automatically (LISTS_PER_ROOT × √rows up to here). */
 export const MAX_AUTO_NLIST = 8192;
+/**
+ * Inverted lists per √rows chosen at build. With every row of the probed lists scored exactly, finer lists keep more of
+ * the second stage's 800 exact candidates per row scored: at 82k real texts, 1,024 lists kept 0.948 of them with 128
+ * probed (12 % of the rows), 224 lists 0.959 with 64 (28 %) (bench/probes/ivf-flat-recall.js, docs/decisions/throughput.md).
+ */
+const LISTS_PER_ROOT = 4;
+
+/** The lists an index of `rows` rows is built with when none are set. */
+export function automaticLists(rows: number): number {
+  return Math.min(MAX_AUTO_NLIST, Math.max(16, Math.round(LISTS_PER_ROOT * Math.sqrt(rows))));
+}
+
+/** The rows automatically chosen lists were sized for (the inverse of automaticLists). */
+export function rowsSizedFor(nlist: number): number {
+  return (nlist / LISTS_PER_ROOT) ** 2;
+}
 /** Lists probed until the index is tuned. */
 const DEFAULT_NPROBE = 16;
+/**
+ * The codec of an index built without a `description`: 8-bit codes. A pool thread's search scores the probed lists'
+ * rows exactly from the key's own float32 rows (native/src/ivf_rows_scan.h) and never reads the codes; FAISS scans
+ * them only for searches with an allow-list, re-scored. Float32 codes (`Flat`) held a second copy of every vector:
+ * 3.9 KB a document at 82k in bench:scale against 3,000 required (docs/decisions/vector.md).
+ */
+const AUTOMATIC_CODEC = 'SQ8';
+/**
+ * Training points per list (k-means), at most TRAIN_PER_ROOT × √rows in all: k-means costs points × lists, and lists
+ * are LISTS_PER_ROOT × √rows, so 40 a list cost sixteen times the √rows lists' build (at 82k, 7.4 s of CPU against
+ * 1.0–2.0 s for 10 a list; docs/decisions/vector.md, "Lists scored from the store's rows").
+ */
+const TRAIN_PER_LIST = 40;
+const TRAIN_PER_ROOT = 40;
 
 export interface ApproximateOptions {
-  /** FAISS factory string; default `IVF<nlist>,SQ8` (inner product over 8-bit codes, re-scored exactly by the caller). */
+  /** FAISS factory string; default `IVF<nlist>,SQ8` (inner product; a pool thread scores the probed lists from the key's rows). */
   description?: string;
-  /** Inverted lists; default round(sqrt(rows)), clamped to [16, 8192]. */
+  /** Inverted lists; default round(4 √rows), clamped to [16, 8192] (automaticLists). */
   nlist?: number;
   /**
    * Lists probed per query (IVF). Unset: tuned on the index's own vectors by its owner (`VectorIndex.tuneProbes`:
@@ -20,7 +50,7 @@ export interface ApproximateOptions {
   nprobe?: number;
   /** Candidate list size per query (HNSW). */
   efSearch?: number;
-  /** Training sample per list (k-means); FAISS wants >= 39. */
+  /** Training sample per list (k-means; default TRAIN_PER_LIST, at most TRAIN_PER_ROOT × √rows in all). */
   trainPerList?: number;
 }
 
@@ -50,8 +80,6 @@ export interface SharedApproximate {
   /** Int32 row + 1 by label (0: none). */
   labelRows: SharedArrayBuffer;
   nprobe: number;
-  /** Lossy codes: the shortlist is re-scored from the float32 rows. */
-  quantized: boolean;
 }
 
 /** Label state of an approximate index as stored in a snapshot header. */
@@ -156,9 +184,25 @@ export class ApproximateIndex {
     return this.faiss.ntotal;
   }
 
-  /** Whether FAISS holds lossy codes (SQ, PQ) rather than the float32 vectors: its scores and order are approximate. */
+  /** Whether FAISS holds lossy codes (SQ, PQ) rather than the float32 vectors: its own scan's scores and order are approximate. */
   get quantized(): boolean {
     return /(^|,)(SQ|PQ|OPQ)/.test(this.description);
+  }
+
+  /**
+   * Whether a pool thread's search scores the probed lists from the key's rows (an IVF index: exact scores whatever
+   * its codes), so its shortlist needs no more than the hits wanted.
+   */
+  get scoresRows(): boolean {
+    return this.description.startsWith('IVF');
+  }
+
+  /**
+   * Whether this index was built automatically (no `description` given) with a codec other than today's automatic one
+   * (a float32 index restored from a snapshot of the large-keys branch): its owner rebuilds it aside.
+   */
+  outdatedCodec(options: ApproximateOptions): boolean {
+    return options.description === undefined && /^IVF\d+,/.test(this.description) && !this.description.endsWith(`,${AUTOMATIC_CODEC}`);
   }
 
   /** Inverted lists of the IVF index (undefined for other kinds). */
@@ -168,8 +212,8 @@ export class ApproximateIndex {
 
   /** Creates and fills an index from the store's live rows; changes noted meanwhile are applied after. */
   static create(store: SharedVectorStore, addon: FaissAddon, options: ApproximateOptions): ApproximateIndex {
-    const nlist = options.nlist ?? Math.min(MAX_AUTO_NLIST, Math.max(16, Math.round(Math.sqrt(store.size))));
-    const description = options.description ?? `IVF${nlist},SQ8`;
+    const nlist = options.nlist ?? automaticLists(store.size);
+    const description = options.description ?? `IVF${nlist},${AUTOMATIC_CODEC}`;
     const faiss = new addon.FaissIndex(store.dim, description, 'ip');
     const nprobe = options.nprobe ?? Math.min(nlist, DEFAULT_NPROBE);
     return new ApproximateIndex(store, addon, faiss, description, { ...options, nlist, nprobe });
@@ -182,7 +226,8 @@ export class ApproximateIndex {
       const ids = Array.from(this.store.ids());
       const rows = ids.map((id) => this.store.rowOf(id) as number);
       if (!this.faiss.isTrained) {
-        const want = Math.min(rows.length, (this.options.nlist ?? 1) * (this.options.trainPerList ?? 40));
+        const perList = (this.options.nlist ?? 1) * (this.options.trainPerList ?? TRAIN_PER_LIST);
+        const want = Math.min(rows.length, this.options.trainPerList === undefined ? Math.min(perList, Math.ceil(TRAIN_PER_ROOT * Math.sqrt(rows.length))) : perList);
         const step = rows.length / Math.max(1, want);
         const sampleRows: number[] = [];
         for (let i = 0; i < want; i++) sampleRows.push(rows[Math.floor(i * step)]);
@@ -414,7 +459,7 @@ export class ApproximateIndex {
   shared(): SharedApproximate | undefined {
     if (!this.ready) return undefined;
     this.sharedHandle ??= this.faiss.share();
-    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0, quantized: this.quantized };
+    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0 };
   }
 
   close(): void {

@@ -28,14 +28,26 @@ export interface FaissIndex {
   share(): number;
 }
 
+/** A key's float32 rows as the approximate index's probed lists are scored from (native/src/ivf_rows_scan.h). */
+export interface StoreRows {
+  /** The rows, `stride` floats each (zero past the dimensions). */
+  vectors: Float32Array;
+  stride: number;
+  /** Each label's row + 1 (0: none). */
+  labelRows: Int32Array;
+}
+
 export interface FaissAddon {
   FaissIndex: new (dim: number, description: string, metric: 'ip' | 'l2') => FaissIndex;
   readIndex(file: string): Promise<FaissIndex>;
   /** OpenMP threads for train/add/batched searches (default: all processors). */
   setThreads(n: number): void;
   unshare(handle: number): void;
-  /** One query on the calling thread (a pool thread), under the index's lock; null once unshared. */
-  searchShared(handle: number, query: Float32Array, k: number, nprobe?: number): FaissSearchResult | null;
+  /**
+   * One query on the calling thread (a pool thread), under the index's lock; null once unshared. With `rows`, an IVF
+   * index's probed lists are scored exactly from them, not from its codes.
+   */
+  searchShared(handle: number, query: Float32Array, k: number, nprobe?: number, rows?: StoreRows): FaissSearchResult | null;
 }
 
 function isFaissAddon(value: unknown): value is FaissAddon {

@@ -4,6 +4,7 @@ import { denseCentroid, sparseCentroid } from '../embedding/centroid';
 import { unpackSparse, type SparseVector } from '../embedding/sparse';
 import { descendingBits, POSITION_RANGE } from './rank';
 import type { SharedApproximate } from './approximate';
+import type { StoreRows } from './faiss-addon';
 import { i32View } from './views';
 import { scoreRowsInto } from './dense-kernel';
 import type { KernelExports } from './kernel';
@@ -85,7 +86,7 @@ export type Embed = (model: SerializedModel, texts: string[]) => { vector: Float
 export interface QueryStages {
   rerank: Rerank;
   embed: Embed;
-  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number) => { labels: BigInt64Array } | null;
+  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number, rows: StoreRows) => { labels: BigInt64Array } | null;
 }
 
 /** An approximate index searched by the pool thread: `fetch` labels at `nprobe`, then re-scored exactly. */
@@ -191,9 +192,11 @@ function scan(task: QueryTask, kernel: KernelExports, wanted: number, excluded: 
  * reflect yet (read your writes). Undefined when the index was closed meanwhile (the caller scans).
  */
 function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector: Float32Array, stages: QueryStages): Int32Array | undefined {
-  const found = stages.searchShared(search.index.handle, vector, search.fetch, search.nprobe);
-  if (!found) return undefined;
   const labelRow = i32View(search.index.labelRows);
+  // The probed lists scored from the key's rows (exact scores): the lists' codes are never read here.
+  const vectors = new Float32Array(task.memory.buffer, task.vectorsBase, task.count * task.stride);
+  const found = stages.searchShared(search.index.handle, vector, search.fetch, search.nprobe, { vectors, stride: task.stride, labelRows: labelRow });
+  if (!found) return undefined;
   const alive = new Uint32Array(task.memory.buffer, task.aliveBase, Math.ceil(task.count / 32));
   // Labels read as two 32-bit words (little endian): reading the int64s would make a BigInt each.
   const words = new Int32Array(found.labels.buffer, found.labels.byteOffset, found.labels.length * 2);

@@ -1,7 +1,7 @@
 import type { WorkerPool } from '../pool';
 import fs from 'node:fs';
 import path from 'node:path';
-import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate } from './approximate';
+import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate, rowsSizedFor } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
 import type { PackedSparse, SparseVector } from '../embedding/sparse';
 import { rankDescending } from './rank';
@@ -13,10 +13,12 @@ import { CLOSED_FLAG_OFFSET } from './kernel';
 import { SharedVectorStore } from './shared-store';
 import { pauseForEventLoop, readSnapshot, writeSnapshot, writeTermsFile, type TermsFile } from './snapshot';
 
-/** The approximate index is rebuilt with more lists once the rows pass this many times nlist² (4× the rows it was sized for). */
+/** The approximate index is rebuilt with more lists once the rows pass this many times the rows its lists were sized for. */
 const APPROX_REBUILD_GROWTH = 4;
 /** The fewest lists probe tuning tries. */
 const TUNE_MIN_PROBES = 4;
+/** Probe tuning halves the gap between the probes that fell short and those that reached the target down to this share of the former. */
+const TUNE_BISECT_SHARE = 8;
 /** Probes are tuned again once the rows pass this many times the rows they were tuned on. */
 const RETUNE_GROWTH = 1.5;
 /**
@@ -297,7 +299,7 @@ export class VectorIndex {
   private afterMutation(): void {
     this.mutationCount++;
     const a = this.approxOptions;
-    if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) : this.store.size >= (a.minRows ?? 50_000))
+    if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) || this.approx.outdatedCodec(a) : this.store.size >= (a.minRows ?? 50_000))
       && loadFaissAddon() !== null) {
       this.rebuildApproximate().catch((err: unknown) => {
         this.approxError = err; // no automatic retry; rebuildApproximate() may be called again
@@ -308,13 +310,14 @@ export class VectorIndex {
   }
 
   /**
-   * Whether the IVF lists were sized for a much smaller index: nlist is chosen as √rows at build, so an
-   * index built at 50k rows and grown to 1M scans twenty times the rows per probe it was meant to (a
-   * probe measured 26 ms instead of 4). Rebuilt aside when rows pass APPROX_REBUILD_GROWTH × nlist².
+   * Whether the IVF lists were sized for a much smaller index: nlist is chosen from the rows at build
+   * (automaticLists), so an index built at 50k rows and grown to 1M scans twenty times the rows per probe it was
+   * meant to (a probe measured 26 ms instead of 4). Rebuilt aside when rows pass APPROX_REBUILD_GROWTH times the
+   * rows its lists were sized for.
    */
   private outgrewLists(a: ApproximateOptions): boolean {
     const nlist = this.approx?.nlist;
-    return a.nlist === undefined && nlist !== undefined && nlist < MAX_AUTO_NLIST && this.store.size > APPROX_REBUILD_GROWTH * nlist * nlist;
+    return a.nlist === undefined && nlist !== undefined && nlist < MAX_AUTO_NLIST && this.store.size > APPROX_REBUILD_GROWTH * rowsSizedFor(nlist);
   }
 
   /**
@@ -362,8 +365,9 @@ export class VectorIndex {
   }
 
   /**
-   * Tunes the serving approximate index's probes: the fewest lists (4, 8, 16, … up to all) at which `recallAt`
-   * (searches made with those options, compared with exact ones by the caller) reaches `target`; then, for
+   * Tunes the serving approximate index's probes: the fewest lists (4, 8, 16, … up to all, then halving the gap
+   * between the last short of it and the first reaching it) at which `recallAt` (searches made with those options,
+   * compared with exact ones by the caller) reaches `target`; then, for
    * quantized codes, the shortest shortlist that loses nothing of that recall at those lists. How many lists
    * that takes depends on the vectors: generated texts of 2,000 topics kept 0.975 of the answers at 4 probes of
    * 1,000 lists, real texts (82k Debian + 20NG) 0.86 at 16 of 224 and 0.96 at 64 (bench:scale). The shortlist
@@ -381,8 +385,21 @@ export class VectorIndex {
       return made;
     };
     let chosen = await trial(Math.min(nlist, TUNE_MIN_PROBES), RESCORE_OVERFETCH);
-    while (chosen.recall < target && chosen.nprobe < nlist && !stale()) chosen = await trial(Math.min(nlist, chosen.nprobe * 2), RESCORE_OVERFETCH);
-    if (approx.quantized && chosen.recall >= target) {
+    let short = 0;
+    while (chosen.recall < target && chosen.nprobe < nlist && !stale()) {
+      short = chosen.nprobe;
+      chosen = await trial(Math.min(nlist, chosen.nprobe * 2), RESCORE_OVERFETCH);
+    }
+    // Between the last doubling that fell short and the first that reached the target: the cost of a search grows
+    // with the lists it scores, and 96 of 287 lists cost two thirds of 128 (docs/decisions/throughput.md).
+    while (chosen.recall >= target && short > 0 && chosen.nprobe - short > Math.max(1, short / TUNE_BISECT_SHARE) && !stale()) {
+      const between = await trial(Math.round((short + chosen.nprobe) / 2), RESCORE_OVERFETCH);
+      if (between.recall >= target) chosen = between;
+      else short = between.nprobe;
+    }
+    // A shorter shortlist matters only where FAISS's own scan of quantized codes shortlists (a pool thread's search
+    // scores the lists from the rows: the tuner's searches are such).
+    if (approx.quantized && !approx.scoresRows && chosen.recall >= target) {
       for (const overfetch of TUNE_OVERFETCH) {
         if (stale()) break;
         const shorter = await trial(chosen.nprobe, overfetch);
@@ -525,7 +542,8 @@ export class VectorIndex {
     if (!this.approximateServesInPool(opts)) return undefined;
     const index = approx.shared();
     if (!index) return undefined;
-    const fetch = this.shortlistLength(approx, wanted + excluded, opts);
+    // Scored from the key's rows in the pool thread (exact scores): no more than wanted.
+    const fetch = approx.scoresRows ? Math.min(this.kMax + EXCLUDE_OVERFETCH_MAX, wanted + excluded) : this.shortlistLength(approx, wanted + excluded, opts);
     const extraRows = this.rowsOf(approx.unapplied());
     // At most directMax rows are scored one by one (as an allow-list is): a burst of writes beyond that is scanned.
     if (fetch + extraRows.length > this.store.layout.directMax) return undefined;
