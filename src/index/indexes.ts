@@ -230,11 +230,11 @@ export class TenantIndexes {
       this.tagLearner.remove(gone);
       for (const doc of present) this.facts.setPublished(doc.id, doc.published_at);
       // Their texts are analysed in the pool while the keyword index takes them.
-      await Promise.all([
-        this.tagLearner.sync(present.map((d) => ({ id: d.id, text: d.text, tags: this.facts.tags(d.id) }))),
-        gone.length ? this.keywords.remove(this.store.tenant, gone) : undefined,
-        present.length ? this.keywords.upsert(this.store.tenant, present.map((d) => this.keywordDocument(d, this.facts.tags(d.id)))) : undefined,
-      ]);
+      const learnt = this.tagLearner.sync(present.map((d) => ({ id: d.id, text: d.text, tags: this.facts.tags(d.id) })));
+      learnt.catch(() => undefined);
+      if (gone.length) await this.keywords.remove(this.store.tenant, gone);
+      if (present.length) await this.keywords.upsert(this.store.tenant, present.map((d) => this.keywordDocument(d, this.facts.tags(d.id))));
+      await learnt;
     }
   }
 
