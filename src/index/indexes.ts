@@ -229,12 +229,13 @@ export class TenantIndexes {
       for (const id of gone) this.facts.removeDocument(id);
       this.tagLearner.remove(gone);
       for (const doc of present) this.facts.setPublished(doc.id, doc.published_at);
-      // Their texts are analysed in the pool while the keyword index takes them.
-      const learnt = this.tagLearner.sync(present.map((d) => ({ id: d.id, text: d.text, tags: this.facts.tags(d.id) })));
-      learnt.catch(() => undefined);
+      // Their texts are analysed in the pool, not waited for here: searches and filters wait for this queue, tag
+      // suggestions for the learning as well (tagModelSettled).
+      this.tagLearner.sync(present.map((d) => ({ id: d.id, text: d.text, tags: this.facts.tags(d.id) }))).catch((error: unknown) => {
+        this.logger.error({ err: error, tenant: this.store.tenant }, 'tag model update failed');
+      });
       if (gone.length) await this.keywords.remove(this.store.tenant, gone);
       if (present.length) await this.keywords.upsert(this.store.tenant, present.map((d) => this.keywordDocument(d, this.facts.tags(d.id))));
-      await learnt;
     }
   }
 
@@ -364,6 +365,12 @@ export class TenantIndexes {
   async documentsSettled(): Promise<void> {
     await this.documentsLoaded;
     await this.queue;
+  }
+
+  /** Resolves once every change told so far is reflected in the facts and the tag model (its texts analysed in the pool). */
+  async tagModelSettled(): Promise<void> {
+    await this.documentsSettled();
+    await this.tagLearner.settled();
   }
 
   /** Resident bytes these indexes are counted as against the memory budget (BYTES_PER_DOCUMENT). */

@@ -13,9 +13,9 @@ export interface TaggedText {
 export type AnalyseTexts = (task: TermCountsManyTask) => Promise<ManyTermCounts>;
 
 /**
- * Texts per pool task. A task of 64 20 Newsgroups posts takes the thread ~25 ms and its answer ~2 ms of the event
- * loop to learn: a restore's batch is cut into several tasks so that every thread takes some and the event loop
- * gets a turn between them.
+ * Texts per pool task. 64 20 Newsgroups posts take a thread ~31 ms to analyse and the event loop ~12 ms to learn
+ * (bench/RESULTS.md, "Tag model off the event loop", on the loaded machine): a load's batch is cut into several
+ * tasks so that every thread takes some and other requests get the event loop between two of them.
  */
 const TEXTS_PER_TASK = 64;
 /** A full pool queue delays a text's analysis, never drops it (the model would miss the document until its next write). */
@@ -41,11 +41,28 @@ export class TagLearner {
   private sequence = 0;
   /** Documents with a sync under way: the ticket of the latest. */
   private readonly latest = new Map<string, number>();
+  /** Syncs under way. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly model: TagModel, private readonly analyse: AnalyseTexts) {}
 
   /** Makes the model hold each document as it is now; resolves once every one of them is learnt (or superseded). */
-  async sync(documents: readonly TaggedText[]): Promise<void> {
+  sync(documents: readonly TaggedText[]): Promise<void> {
+    const run = this.learnDocuments(documents);
+    this.running.add(run);
+    const done = (): void => {
+      this.running.delete(run);
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  /** Resolves once every sync asked so far is over (learnt, superseded or failed). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async learnDocuments(documents: readonly TaggedText[]): Promise<void> {
     const items = documents.map((document) => ({ document, ticket: this.ticket(document.id) }));
     const chunks: Ticketed[][] = [];
     for (let i = 0; i < items.length; i += TEXTS_PER_TASK) chunks.push(items.slice(i, i + TEXTS_PER_TASK));
@@ -90,13 +107,17 @@ export class TagLearner {
     return this.latest.get(item.document.id) === item.ticket;
   }
 
-  /** The analysis of the items' texts, from the languages the model learnt so far. */
+  /**
+   * The analysis of the items' texts, from the languages the model learnt so far (without the first document's
+   * entry: the first text's hint is the one `learn` checks, so each new analysis lets at least one item be learnt).
+   */
   private async analysisOf(items: readonly Ticketed[]): Promise<ManyTermCounts | undefined> {
-    const texts = items.map((item) => item.document).filter(analysable).map((d) => d.text);
-    if (texts.length === 0) return undefined;
+    const documents = items.map((item) => item.document).filter(analysable);
+    if (documents.length === 0) return undefined;
+    const texts = documents.map((d) => d.text);
     for (;;) {
       try {
-        return await this.analyse({ texts, languages: this.model.languageCounts() });
+        return await this.analyse({ texts, languages: this.model.languageCounts(documents[0]!.id) });
       } catch (error) {
         if (!(error instanceof BusyError)) throw error;
         await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));

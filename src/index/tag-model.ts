@@ -173,14 +173,22 @@ export class TagModel {
     };
   }
 
-  /** The hint once the document's entry is out (taking out the last document empties the model). */
-  private hintWithout(id: string): string | undefined {
-    return this.documents.size === 1 && this.documents.has(id) ? undefined : this.languageHint;
+  /** Whether taking the document's entry out empties the model (and forgets its languages). */
+  private isOnly(id: string): boolean {
+    return this.documents.size === 1 && this.documents.has(id);
   }
 
-  /** The languages of the documents learnt so far and how many of each, in the order first seen: what analyses start from. */
-  languageCounts(): Array<[string, number]> {
-    return [...this.languages];
+  /** The hint once the document's entry is out. */
+  private hintWithout(id: string): string | undefined {
+    return this.isOnly(id) ? undefined : this.languageHint;
+  }
+
+  /**
+   * The languages of the documents learnt so far and how many of each, in the order first seen, once the document's
+   * entry is out: what the analysis of its text starts from.
+   */
+  languageCounts(id?: string): Array<[string, number]> {
+    return id !== undefined && this.isOnly(id) ? [] : [...this.languages];
   }
 
   private termId(term: string): number {

@@ -50,7 +50,7 @@ function learntInOrder(documents: readonly TaggedText[]): TagModel {
   const model = new TagModel();
   for (const d of documents) {
     if (d.text === undefined || d.tags.length === 0) model.removeDocument(d.id);
-    else assert.ok(model.learn(d.id, analysedText(termCountsOfMany({ texts: [d.text], languages: model.languageCounts() }), 0), d.tags));
+    else assert.ok(model.learn(d.id, analysedText(termCountsOfMany({ texts: [d.text], languages: model.languageCounts(d.id) }), 0), d.tags));
   }
   return model;
 }
@@ -101,6 +101,24 @@ describe('tag learner: texts analysed in the pool, learnt in order', () => {
     await batch;
     assert.equal(model.documentCount, 0);
     assert.equal(held.held, 0);
+  });
+
+  it('learns the model\'s only document again (taking it out empties the model and its languages)', async () => {
+    const held = new HeldAnalyses();
+    const model = new TagModel();
+    const learner = new TagLearner(model, held.analyse);
+    // An English text: the model's languages hold English until the document is taken out.
+    const only = (tags: string[]) => learner.sync([{ id: 'only', text: ENGLISH[0], tags }]);
+    const first = only(['astronomy']);
+    await held.answerOldest();
+    await first;
+    const again = only(['space']);
+    await held.answerOldest();
+    await again;
+    assert.equal(held.asked.length, 2);
+    assert.deepEqual(held.asked[1]!.languages, []);
+    assert.equal(model.documentCount, 1);
+    assert.deepEqual(scores(model, SHORT), scores(learntInOrder([{ id: 'only', text: ENGLISH[0], tags: ['space'] }]), SHORT));
   });
 
   it('analyses a text again when the hint it was analysed with no longer holds', async () => {
