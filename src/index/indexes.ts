@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DocumentRecord } from '../domain';
 import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
-import type { TermCounts, TermCountsTask } from '../text/term-counts-task';
+import type { ManyTermCounts, TermCounts, TermCountsTask } from '../text/term-counts-task';
 import type { Change, ChangeBus } from '../storage/changes';
 import type { Storage, TenantStore } from '../storage';
 import { TenantContent, type ContentSettings } from './content';
@@ -15,6 +15,7 @@ import { KeywordWorkerHost } from '../keyword/host';
 import type { StoredVersions } from '../keyword/protocol';
 import { KeywordSnapshot } from './keyword-snapshot';
 import { TagModel } from './tag-model';
+import { TagLearner, type TaggedText } from './tag-learner';
 import { trimAllocator } from '../runtime/memory-addon';
 import type { IndexMemoryUse } from '../runtime/memory';
 import type { ModelInfo } from '../embedding';
@@ -65,6 +66,8 @@ export class TenantIndexes {
   readonly facts = new DocumentFacts();
   /** Tag suggestion model over the key's taggings, synced with every document refresh. */
   readonly tagModel = new TagModel();
+  /** Feeds the tag model documents, their texts analysed in the pool. */
+  private readonly tagLearner = new TagLearner(this.tagModel, (task) => this.pool.run<ManyTermCounts>('term-counts-many', task));
   readonly content: TenantContent;
   readonly hybrid: TenantHybrid;
   readonly ready: Promise<void>;
@@ -126,27 +129,21 @@ export class TenantIndexes {
     return this.facts.tags(id);
   }
 
-  /** Brings a stored document's facts and tag-model entry up to date; its tags. */
-  private noteDocument(doc: DocumentRecord): string[] {
-    const tags = this.noteFacts(doc.id, doc.published_at);
-    if (tags.length > 0) this.tagModel.sync(doc.id, doc.text, tags);
-    return tags;
-  }
-
-  /** Learning a tagged document costs ~0.4 ms: a scan lets other requests in every 256 of them. */
-  private async pauseAfter(tags: readonly string[]): Promise<void> {
-    if (tags.length > 0 && this.tagModel.documentCount % 256 === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
-
-  /** Every stored document, noted on the way (`noteDocument`): what the keyword index is built from. */
+  /** Every stored document, its facts noted and, when tagged, learnt by the tag model: what the keyword index is built from. */
   private async *documents(): AsyncGenerator<KeywordDocument> {
     await this.taggingsLoaded;
     for await (const batch of this.store.documents.scan(2000)) {
-      for (const doc of batch) {
-        const tags = this.noteDocument(doc);
-        await this.pauseAfter(tags);
-        yield this.keywordDocument(doc, tags);
-      }
+      const tagged: TaggedText[] = [];
+      const keywordDocuments = batch.map((doc) => {
+        const tags = this.noteFacts(doc.id, doc.published_at);
+        if (tags.length > 0) tagged.push({ id: doc.id, text: doc.text, tags });
+        return this.keywordDocument(doc, tags);
+      });
+      // The batch's texts are analysed in the pool while the keyword index takes the batch.
+      const learnt = this.tagLearner.sync(tagged);
+      learnt.catch(() => undefined);
+      yield* keywordDocuments;
+      await learnt;
     }
   }
 
@@ -172,9 +169,8 @@ export class TenantIndexes {
         }
       }
       for (let i = 0; i < tagged.length; i += TAGGED_BATCH) {
-        for (const doc of await this.store.documents.getMany(tagged.slice(i, i + TAGGED_BATCH))) {
-          if (doc) await this.pauseAfter(this.noteDocument(doc));
-        }
+        const docs = await this.store.documents.getMany(tagged.slice(i, i + TAGGED_BATCH));
+        await this.tagLearner.sync(docs.filter((d): d is DocumentRecord => d !== undefined).map((d) => ({ id: d.id, text: d.text, tags: this.facts.tags(d.id) })));
       }
       return { ids, updatedAt: Float64Array.from(times), tags };
     })();
@@ -230,14 +226,14 @@ export class TenantIndexes {
       const docs = await this.store.documents.getMany(batch);
       const gone = batch.filter((_, j) => docs[j] === undefined);
       const present = docs.filter((d): d is DocumentRecord => d !== undefined);
-      for (const id of gone) {
-        this.facts.removeDocument(id);
-        this.tagModel.removeDocument(id);
-      }
-      for (const doc of present) {
-        this.facts.setPublished(doc.id, doc.published_at);
-        this.tagModel.sync(doc.id, doc.text, this.facts.tags(doc.id));
-      }
+      for (const id of gone) this.facts.removeDocument(id);
+      this.tagLearner.remove(gone);
+      for (const doc of present) this.facts.setPublished(doc.id, doc.published_at);
+      // Their texts are analysed in the pool, not waited for here: searches and filters wait for this queue, tag
+      // suggestions for the learning as well (tagModelSettled).
+      this.tagLearner.sync(present.map((d) => ({ id: d.id, text: d.text, tags: this.facts.tags(d.id) }))).catch((error: unknown) => {
+        this.logger.error({ err: error, tenant: this.store.tenant }, 'tag model update failed');
+      });
       if (gone.length) await this.keywords.remove(this.store.tenant, gone);
       if (present.length) await this.keywords.upsert(this.store.tenant, present.map((d) => this.keywordDocument(d, this.facts.tags(d.id))));
     }
@@ -307,7 +303,7 @@ export class TenantIndexes {
         break;
       case 'all':
         this.facts.clear();
-        this.tagModel.clear();
+        this.tagLearner.clear();
         this.enqueue(() => this.keywords.build(this.store.tenant, []).then(() => this.keywordSnapshot?.touch()));
         this.content.clear();
         this.hybrid.reset();
@@ -369,6 +365,12 @@ export class TenantIndexes {
   async documentsSettled(): Promise<void> {
     await this.documentsLoaded;
     await this.queue;
+  }
+
+  /** Resolves once every change told so far is reflected in the facts and the tag model (its texts analysed in the pool). */
+  async tagModelSettled(): Promise<void> {
+    await this.documentsSettled();
+    await this.tagLearner.settled();
   }
 
   /** Resident bytes these indexes are counted as against the memory budget (BYTES_PER_DOCUMENT). */

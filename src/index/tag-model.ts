@@ -1,5 +1,4 @@
-import { analyze, countTerms, mainLanguageOf, UNDETERMINED } from '../text';
-import { termCountsOf } from '../text/term-counts-task';
+import { languageHintOf, type AnalysedText } from '../text/term-counts-task';
 
 /**
  * A complement Naive Bayes tag classifier over one key's taggings (Rennie et al. 2003), kept current
@@ -19,6 +18,8 @@ import { termCountsOf } from '../text/term-counts-task';
  * Memory: per tagged document its feature vector (8 bytes a distinct term); per term a map from tag to
  * N_ci (one entry per tag that saw the term) and, once queried, its cached weights; per tag two numbers.
  * State is the sum of documents added minus documents removed, so it never needs a rebuild.
+ *
+ * The model does arithmetic only: texts reach it analysed (in pool threads, src/index/tag-learner.ts).
  */
 
 export interface TagModelOptions {
@@ -50,17 +51,17 @@ const MIN_PROBABILITY = 1e-6;
 /** Sums below this are float residue of adds and removes that cancelled out. */
 const EPSILON = 1e-9;
 
-/** Term weights ln(1 + tf), L2-normalised, in one text's own term order. */
-function featureWeights(counts: Map<string, number>): Map<string, number> {
-  const out = new Map<string, number>();
+/** Term weights ln(1 + tf), L2-normalised, in the text's own term order. */
+function featureWeights(counts: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(counts.length);
   let norm = 0;
-  for (const [term, count] of counts) {
-    const w = Math.log1p(count);
-    out.set(term, w);
+  for (let i = 0; i < counts.length; i++) {
+    const w = Math.log1p(counts[i]!);
+    out[i] = w;
     norm += w * w;
   }
   norm = Math.sqrt(norm);
-  if (norm > 0) for (const [term, w] of out) out.set(term, w / norm);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i] = out[i]! / norm;
   return out;
 }
 
@@ -120,15 +121,19 @@ export class TagModel {
   }
 
   /**
-   * Makes the model hold the document as it is now: its text under its tags. No text (deleted) or no
-   * tags takes it out.
+   * Makes the model hold the document as it is now: its text (analysed) under its tags; no tags takes it out.
+   * The text must have been analysed with the hint the model gives once the document's previous entry is out
+   * (`languageHint`, the learnt documents' main language): otherwise false, the model unchanged, and the text is
+   * to be analysed again (the hint decides the language of texts too short to tell their own).
    */
-  sync(id: string, text: string | undefined, tags: readonly string[]): void {
-    const previous = this.documents.get(id);
-    if (previous) this.subtract(id, previous);
-    if (text === undefined || tags.length === 0) return;
+  learn(id: string, text: AnalysedText, tags: readonly string[]): boolean {
+    if (text.hint !== this.hintWithout(id)) return false;
+    this.removeDocument(id);
+    if (tags.length === 0) return true;
+    this.languages.set(text.language, (this.languages.get(text.language) ?? 0) + 1);
     const entry = this.featuresOf(text, tags);
     if (entry) this.add(id, entry);
+    return true;
   }
 
   removeDocument(id: string): void {
@@ -155,13 +160,11 @@ export class TagModel {
   }
 
   /** The document's vector and tag indexes; undefined for a text without terms (nothing to learn). */
-  private featuresOf(text: string, tags: readonly string[]): DocumentEntry | undefined {
-    const analysis = analyze(text, { hint: this.mainLanguage() });
-    this.languages.set(analysis.language, (this.languages.get(analysis.language) ?? 0) + 1);
-    const weights = featureWeights(countTerms(analysis.terms));
-    if (weights.size === 0) return undefined;
+  private featuresOf(text: AnalysedText, tags: readonly string[]): DocumentEntry | undefined {
+    const weights = featureWeights(text.counts);
+    if (weights.length === 0) return undefined;
     const pairs: Array<[number, number]> = [];
-    for (const [term, w] of weights) pairs.push([this.termId(term), w]);
+    text.terms.forEach((term, i) => pairs.push([this.termId(term), weights[i]!]));
     pairs.sort((a, b) => a[0] - b[0]);
     return {
       ids: Uint32Array.from(pairs, (p) => p[0]),
@@ -170,9 +173,22 @@ export class TagModel {
     };
   }
 
-  private mainLanguage(): string | undefined {
-    const { language } = mainLanguageOf(this.languages);
-    return language === UNDETERMINED ? undefined : language;
+  /** Whether taking the document's entry out empties the model (and forgets its languages). */
+  private isOnly(id: string): boolean {
+    return this.documents.size === 1 && this.documents.has(id);
+  }
+
+  /** The hint once the document's entry is out. */
+  private hintWithout(id: string): string | undefined {
+    return this.isOnly(id) ? undefined : this.languageHint;
+  }
+
+  /**
+   * The languages of the documents learnt so far and how many of each, in the order first seen, once the document's
+   * entry is out: what the analysis of its text starts from.
+   */
+  languageCounts(id?: string): Array<[string, number]> {
+    return id !== undefined && this.isOnly(id) ? [] : [...this.languages];
   }
 
   private termId(term: string): number {
@@ -268,21 +284,17 @@ export class TagModel {
     if (this.documents.size === 0) this.clear();
   }
 
-  /**
-   * The tags' probabilities for the text, most likely first (ties by name): the `limit` most likely (ties at
-   * the cut included), none below 1e-6, plus every tag of `include` the model knows. Cost: one pass over the
-   * text's terms, then over the tags that saw each of them (a multiply-add each), then one ln per tag.
-   */
-  score(text: string, limit = Infinity, include?: ReadonlySet<string>): TagScore[] {
-    return this.scoreTerms(termCountsOf({ text, hint: this.mainLanguage() }), limit, include);
-  }
-
   /** The language a text too short to tell its own is analysed in for `scoreTerms` (the documents' main one). */
   get languageHint(): string | undefined {
-    return this.mainLanguage();
+    return languageHintOf(this.languages);
   }
 
-  /** As `score`, for a text analysed already (in a pool thread, with `languageHint`): its terms and their counts. */
+  /**
+   * The tags' probabilities for a text analysed (in a pool thread, with `languageHint`): its terms and their counts;
+   * most likely first (ties by name): the `limit` most likely (ties at the cut included), none below 1e-6, plus every
+   * tag of `include` the model knows. Cost: one pass over the text's terms, then over the tags that saw each of them
+   * (a multiply-add each), then one ln per tag.
+   */
   scoreTerms(analysed: { terms: readonly string[]; counts: ArrayLike<number> }, limit = Infinity, include?: ReadonlySet<string>): TagScore[] {
     const live = this.tagIndex.size;
     if (live === 0) return [];

@@ -145,8 +145,8 @@ function votesOfNeighbours(ctx: TenantContext, neighbours: Similar[]): Map<strin
 /** The blend of model probabilities and neighbour votes: each sums to at most 1, so scores stay in [0,1]. */
 async function suggestTags(ctx: TenantContext, text: string, neighbours: Similar[], number: number, skip: ReadonlySet<string>): Promise<TagSuggestion[]> {
   const indexes = ctx.indexes();
-  // The model learns in the key's update queue: wait for the writes told so far.
-  await indexes.documentsSettled();
+  // The model learns the key's writes (their texts analysed in the pool): wait for those told so far.
+  await indexes.tagModelSettled();
   const votes = votesOfNeighbours(ctx, neighbours);
   const model = indexes.tagModel;
   const useModel = model.documentCount >= TAG_MODEL_MIN_DOCUMENTS && model.tagCount >= 2;

@@ -157,6 +157,70 @@ describe('tag suggestions from the key\'s tag model', function () {
     assert.deepEqual(after.map((r) => r.id), before.map((r) => r.id));
   });
 
+  /** Every suggestion the key gives for these texts and documents, scores included. */
+  const everySuggestion = async () => Promise.all([
+    ...[QUERY, 'Knead the bread dough and bake it with butter in the oven.', 'The stars of the constellation and the bread in the oven.'].map((text) => suggest(text)),
+    ...['astro-new', 'cook-7', 'astro-2'].map(async (id) => {
+      const res = await api.get(`/documents/${id}/tags/suggested`);
+      assert.equal(res.status, 200, res.text);
+      return res.body.results as Suggestion[];
+    }),
+  ]);
+
+  const assertSameSuggestions = (after: Suggestion[][], before: Suggestion[][]) => {
+    after.forEach((results, i) => {
+      assert.deepEqual(results.map((r) => r.id), before[i]!.map((r) => r.id), JSON.stringify({ after: results, before: before[i] }));
+      results.forEach((r, k) => assert.ok(Math.abs(r.score - before[i]![k]!.score) < 1e-9, `${r.id}: ${r.score} after, ${before[i]![k]!.score} before`));
+    });
+  };
+
+  it('answers the same suggestions, scores included, right after a restart and after a crash (the model learnt again in the pool)', async () => {
+    const before = await everySuggestion();
+    assert.equal(before[0]![0]!.id, 'space', JSON.stringify(before[0]));
+    await server.stop();
+    server = await startServer({ backend: 'embedded', dataDir: server.dataDir });
+    api = new Client(server.url);
+    // Asked as soon as the server listens: suggestions wait for the model to have learnt every tagged document again.
+    assertSameSuggestions(await everySuggestion(), before);
+    await server.kill();
+    server = await startServer({ backend: 'embedded', dataDir: server.dataDir });
+    api = new Client(server.url);
+    assertSameSuggestions(await everySuggestion(), before);
+  });
+
+  it('never brings back a tag untagged, re-tagged or deleted while suggestions are asked', async () => {
+    // Every astronomy document moves from `space` to `cosmos`, one is deleted, while suggestions keep coming.
+    const asked: Array<Promise<Suggestion[]>> = [];
+    const moves = ASTRONOMY.map(async (_, i) => {
+      asked.push(suggest(QUERY));
+      assert.equal((await api.delete(`/documents/astro-${i}/tags/space`)).status, 204);
+      asked.push(suggest(QUERY));
+      assert.equal((await api.post(`/documents/astro-${i}/tags/cosmos`)).status < 300, true);
+      if (i === ASTRONOMY.length - 1) assert.ok((await api.delete(`/documents/astro-${i}`)).status < 300);
+    });
+    await Promise.all(moves);
+    for (const results of await Promise.all(asked)) assertWellFormed(results, 10);
+    const results = await suggest(QUERY);
+    assert.equal(results[0]!.id, 'cosmos', JSON.stringify(results));
+    assert.ok(!results.some((r) => r.id === 'space'), JSON.stringify(results));
+    assert.equal((await api.get(`/documents/astro-${ASTRONOMY.length - 1}/tags/suggested`)).status, 404);
+    // The document deleted took its tag with it; written again untagged, it teaches nothing.
+    await api.post(`/documents/astro-${ASTRONOMY.length - 1}`, { text: ASTRONOMY[ASTRONOMY.length - 1] });
+    assert.equal((await suggest(QUERY))[0]!.id, 'cosmos');
+  });
+
+  it('forgets what was being learnt when the key\'s data is deleted meanwhile', async () => {
+    // Taggings whose texts are being analysed when delete-all-data lands: none of them comes back.
+    const taggings = COOKING.map((_, i) => api.post(`/documents/cook-${i}/tags/late`));
+    await new Promise((r) => setTimeout(r, 5));
+    assert.equal((await new Client(`${server.url}/v3`).delete('/delete-all-data')).status, 204);
+    for (const res of await Promise.all(taggings)) assert.ok(res.status < 300 || res.status === 404, `${res.status} ${res.text}`);
+    // Taggings that landed after the delete found no document: the key holds nothing tagged.
+    await api.post('/documents/lonely', { text: QUERY });
+    assert.deepEqual(await suggest(QUERY), []);
+    assert.deepEqual(await suggest('Knead the bread dough and bake it with butter in the oven.'), []);
+  });
+
   it('forgets everything with the key\'s data (v3 delete-all-data)', async () => {
     assert.equal((await new Client(`${server.url}/v3`).delete('/delete-all-data')).status, 204);
     await api.post('/documents/lonely', { text: QUERY });
