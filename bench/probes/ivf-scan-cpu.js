@@ -2,16 +2,9 @@
 // FAISS's own scan of 8-bit codes (main before) against the probed lists scored from the key's rows
 // (native/src/ivf_rows_scan.h: rows laid out as the store lays them, `stride` floats, in the snapshot's order).
 //   node bench/probes/ivf-scan-cpu.js <vectors.snapshot>
-const { VectorIndex } = require('../../dist/src/vector');
-const { loadFaissAddon } = require('../../dist/src/vector/faiss-addon');
+const { snapshotRows } = require('./snapshot-rows');
 (async () => {
-  const { index } = await VectorIndex.load(process.argv[2], { approximate: false });
-  const addon = loadFaissAddon();
-  const ids = [...index.ids()]; const dim = index.dim; const stride = Math.ceil(dim / 4) * 4;
-  const all = new Float32Array(ids.length * dim); ids.forEach((id, i) => all.set(index.vectorOf(id), i * dim));
-  const vectors = new Float32Array(ids.length * stride); ids.forEach((id, i) => vectors.set(index.vectorOf(id), i * stride));
-  const labels = BigInt64Array.from(ids, (_, i) => BigInt(i + 1));
-  const labelRows = Int32Array.from({ length: ids.length + 1 }, (_, l) => l);
+  const { addon, ids, dim, stride, all, vectors, labels, labelRows } = await snapshotRows(process.argv[2]);
   const root = Math.sqrt(ids.length);
   const cases = [['IVF224,SQ8', 40 * 224, [128], false], [`IVF${Math.round(4 * root)},SQ8`, Math.ceil(40 * root), [16, 72, 144], true]];
   for (const [desc, trainPoints, probes, fromRows] of cases) {

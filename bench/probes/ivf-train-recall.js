@@ -1,19 +1,10 @@
 // Session probe (issue 29, branch large-keys made mergeable); see docs/decisions/vector.md, "Lists scored from the store's rows".
 //   node bench/probes/ivf-train-recall.js <vectors.snapshot> …
 // node train-recall.js <vectors.snapshot> <nlist> <trainPoints,...>: recall@10 / @800 of lists scored from the rows by probes.
-const path = require('path');
-const ROOT = path.join(__dirname, '..', '..');
-const { VectorIndex } = require(path.join(ROOT, 'dist/src/vector'));
-const { loadFaissAddon } = require(path.join(ROOT, 'dist/src/vector/faiss-addon'));
+const { snapshotRows } = require('./snapshot-rows');
 (async () => {
   const [file, nlistArg, trainsArg] = process.argv.slice(2);
-  const { index } = await VectorIndex.load(file, { approximate: false });
-  const addon = loadFaissAddon();
-  const ids = [...index.ids()]; const dim = index.dim; const stride = Math.ceil(dim / 4) * 4;
-  const all = new Float32Array(ids.length * dim); ids.forEach((id, i) => all.set(index.vectorOf(id), i * dim));
-  const vectors = new Float32Array(ids.length * stride); ids.forEach((id, i) => vectors.set(index.vectorOf(id), i * stride));
-  const labels = BigInt64Array.from(ids, (_, i) => BigInt(i + 1));
-  const labelRows = Int32Array.from({ length: ids.length + 1 }, (_, l) => l);
+  const { addon, ids, dim, stride, all, vectors, labels, labelRows } = await snapshotRows(file);
   const exact = new addon.FaissIndex(dim, 'IDMap,Flat', 'ip'); await exact.add(all, labels);
   const queries = Array.from({ length: 100 }, (_, i) => (i * 7919) % ids.length);
   const truth = [];
