@@ -102,7 +102,7 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     index.close();
   });
 
-  it('holds 8-bit codes; searched with the key\'s rows, its probed lists are scored from them to the bit as the kernel scores them', async () => {
+  it('holds 8-bit codes; searched with the key\'s rows, its probed lists are shortlisted by the codes and scored from the rows to the bit as the kernel scores them', async () => {
     const addon = loadFaissAddon() as FaissAddon;
     const dim = 30; // not a multiple of 4: rows are padded to the stride
     const stride = 32;
