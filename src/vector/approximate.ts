@@ -80,6 +80,8 @@ export interface SharedApproximate {
   /** Int32 row + 1 by label (0: none). */
   labelRows: SharedArrayBuffer;
   nprobe: number;
+  /** Whether a search given the key's rows scores them exactly (an IVF index's probed lists): no re-scoring needed. */
+  scoresRows: boolean;
 }
 
 /** Label state of an approximate index as stored in a snapshot header. */
@@ -459,7 +461,7 @@ export class ApproximateIndex {
   shared(): SharedApproximate | undefined {
     if (!this.ready) return undefined;
     this.sharedHandle ??= this.faiss.share();
-    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0 };
+    return { handle: this.sharedHandle, labelRows: this.labelRows, nprobe: this.options.nprobe ?? 0, scoresRows: this.scoresRows };
   }
 
   close(): void {

@@ -86,7 +86,7 @@ export type Embed = (model: SerializedModel, texts: string[]) => { vector: Float
 export interface QueryStages {
   rerank: Rerank;
   embed: Embed;
-  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number, rows: StoreRows) => { labels: BigInt64Array } | null;
+  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number, rows: StoreRows) => { labels: BigInt64Array; distances: Float32Array } | null;
 }
 
 /** An approximate index searched by the pool thread: `fetch` labels at `nprobe`, then re-scored exactly. */
@@ -130,11 +130,11 @@ export function answerQuery(task: QueryTask, kernel: KernelExports, stages: Quer
   if (task.stride > task.dim) f32.fill(0, (task.queryAt >> 2) + task.dim, (task.queryAt >> 2) + task.stride);
   const wanted = task.second ? Math.max(task.k, task.second.candidates) : task.k;
   const excluded = new Set<number>(task.excludeRows);
-  const shortlist = task.shortlist ?? (task.approximate && approximateShortlist(task, task.approximate, vector, stages));
+  const found = task.shortlist ? scoreRows(task, task.shortlist) : task.approximate && approximateShortlist(task, task.approximate, vector, stages);
   // Without a second stage the best k (and ties) in order; with one its candidates, in no order (it ranks them).
   const choose = (rows: Int32Array, scores: Float32Array): Uint32Array =>
     task.second ? bestOf(rows, scores, excluded, wanted) : bestFirst(rows, scores, excluded, task.k + TIE_MARGIN);
-  let { rows, scores } = shortlist ? scoreRows(task, shortlist) : scan(task, kernel, wanted, excluded.size);
+  let { rows, scores } = found || scan(task, kernel, wanted, excluded.size);
   let top = choose(rows, scores);
   if (task.approximate && top.length < Math.min(task.k, task.approximate.eligible)) {
     // Too few results (lists the probes barely cover, a key mostly excluded): answer exactly instead.
@@ -169,8 +169,14 @@ function pick<T extends Int32Array | Float32Array>(values: T, positions: ArrayLi
   return out;
 }
 
+/** Rows and their scores for the query. */
+interface Scored {
+  rows: Int32Array;
+  scores: Float32Array;
+}
+
 /** Exact scores of `rows` for the query in the task's slot. */
-function scoreRows(task: QueryTask, rows: Int32Array): { rows: Int32Array; scores: Float32Array } {
+function scoreRows(task: QueryTask, rows: Int32Array): Scored {
   const f32 = new Float32Array(task.memory.buffer);
   const vectors = f32.subarray(task.vectorsBase >> 2, (task.vectorsBase >> 2) + task.count * task.stride);
   const scores = new Float32Array(rows.length);
@@ -188,26 +194,57 @@ function scan(task: QueryTask, kernel: KernelExports, wanted: number, excluded: 
 }
 
 /**
- * The approximate index's shortlist, searched on this thread: its labels as live rows, with the rows it does not
- * reflect yet (read your writes). Undefined when the index was closed meanwhile (the caller scans).
+ * Rows seen by this thread's current query, as that query's stamp by row: a row listed twice (under a stale label
+ * and a fresh one, or once more among the rows written since) is kept once, without a Set per query.
  */
-function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector: Float32Array, stages: QueryStages): Int32Array | undefined {
+const seen = { stamps: new Uint32Array(0), stamp: 0 };
+
+function startSightings(rows: number): void {
+  if (seen.stamps.length < rows) seen.stamps = new Uint32Array(Math.max(rows, Math.ceil(seen.stamps.length * 1.5)));
+  if (++seen.stamp === 2 ** 32) {
+    seen.stamps.fill(0);
+    seen.stamp = 1;
+  }
+}
+
+/** Whether `row` is seen for the first time by the current query (and marks it seen). */
+function firstSighting(row: number): boolean {
+  if (seen.stamps[row] === seen.stamp) return false;
+  seen.stamps[row] = seen.stamp;
+  return true;
+}
+
+/**
+ * The approximate index's shortlist, searched on this thread, scored: its labels as live rows, with the rows it does
+ * not reflect yet (read your writes). The index's own scores are kept when they are the rows' exact ones.
+ * Undefined when the index was closed meanwhile (the caller scans).
+ */
+function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector: Float32Array, stages: QueryStages): Scored | undefined {
   const labelRow = i32View(search.index.labelRows);
-  // The probed lists scored from the key's rows (exact scores): the lists' codes are never read here.
   const vectors = new Float32Array(task.memory.buffer, task.vectorsBase, task.count * task.stride);
   const found = stages.searchShared(search.index.handle, vector, search.fetch, search.nprobe, { vectors, stride: task.stride, labelRows: labelRow });
   if (!found) return undefined;
   const alive = new Uint32Array(task.memory.buffer, task.aliveBase, Math.ceil(task.count / 32));
+  startSightings(task.count);
+  const written = scoreRows(task, search.extraRows.filter(firstSighting));
+  const listed = written.rows.length + found.labels.length;
+  const rows = new Int32Array(listed);
+  const scores = new Float32Array(listed);
+  rows.set(written.rows);
+  scores.set(written.scores);
+  let n = written.rows.length;
   // Labels read as two 32-bit words (little endian): reading the int64s would make a BigInt each.
   const words = new Int32Array(found.labels.buffer, found.labels.byteOffset, found.labels.length * 2);
-  const rows = new Set<number>(search.extraRows);
   for (let i = 0; i < found.labels.length; i++) {
     const high = words[2 * i + 1]!;
     const label = high === 0 ? words[2 * i]! >>> 0 : high < 0 ? -1 : (words[2 * i]! >>> 0) + high * 2 ** 32;
     const row = label > 0 && label < labelRow.length ? labelRow[label]! - 1 : -1;
-    if (row >= 0 && row < task.count && (alive[row >> 5]! & (1 << (row & 31))) !== 0) rows.add(row);
+    if (row < 0 || row >= task.count || (alive[row >> 5]! & (1 << (row & 31))) === 0 || !firstSighting(row)) continue;
+    rows[n] = row;
+    scores[n++] = found.distances[i]!;
   }
-  return Int32Array.from(rows);
+  if (!search.index.scoresRows) return scoreRows(task, rows.subarray(0, n));
+  return { rows: rows.subarray(0, n), scores: scores.subarray(0, n) };
 }
 
 /** The query's terms from stored documents: one's terms as stored, several's normalised sum (as their texts' would be). */
