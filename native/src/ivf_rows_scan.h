@@ -54,14 +54,14 @@ constexpr size_t CODE_SHORTLIST_MIN_EXTRA = 64;
 
 using Hit = std::pair<float, int64_t>;
 
-// The k best hits seen, best first once `sorted` is called: hits that beat the k-th best so far are held, cut back
-// to the k best when 2k are held (the WASM kernel's kv_topk does the same).
+// The k best hits seen (score descending, ties by label: a strict order, so the same k whatever order they come in),
+// best first once `sorted` is called: hits that beat the k-th best so far are held, cut back to the k best when 2k are
+// held (the WASM kernel's kv_topk does the same).
 class BestHits {
  public:
   explicit BestHits(size_t k) : want_(k) { held_.reserve(2 * k); }
-  float bar() const { return held_.size() >= want_ ? bar_ : -std::numeric_limits<float>::infinity(); }
   void offer(float score, int64_t label) {
-    if (held_.size() >= want_ && !(score > bar_)) return;
+    if (held_.size() >= want_ && !Better()(Hit{score, label}, kth_)) return;
     held_.emplace_back(score, label);
     if (held_.size() == 2 * want_) cut();
   }
@@ -78,10 +78,10 @@ class BestHits {
   void cut() {
     std::nth_element(held_.begin(), held_.begin() + (want_ - 1), held_.end(), Better());
     held_.resize(want_);
-    bar_ = held_[want_ - 1].first;  // the k-th best: nth_element put it there
+    kth_ = held_[want_ - 1];  // nth_element put the k-th best there
   }
   size_t want_;
-  float bar_ = -std::numeric_limits<float>::infinity();
+  Hit kth_{-std::numeric_limits<float>::infinity(), -1};
   std::vector<Hit> held_;
 };
 
@@ -141,9 +141,9 @@ class CodeScorer {
   std::vector<int16_t> weight_;
 };
 
-// The `probes` lists whose centroids score best against the query (inner product), best first: by the kernel's
-// inner product over a flat quantizer's centroids (FAISS's own loop is the unvectorised reference one in Debian's
-// build), otherwise by FAISS.
+// The `probes` lists whose centroids score best against the query (inner product), in no order (the shortlist and the
+// answer do not depend on the order lists are read in): by the kernel's inner product over a flat quantizer's
+// centroids (FAISS's own loop is the unvectorised reference one in Debian's build), otherwise by FAISS (best first).
 inline void nearest_lists(const faiss::IndexIVF& ivf, const float* query, size_t probes, float* scores, faiss::Index::idx_t* lists) {
   auto* flat = dynamic_cast<const faiss::IndexFlat*>(ivf.quantizer);
   const size_t d = static_cast<size_t>(ivf.d);
@@ -157,7 +157,7 @@ inline void nearest_lists(const faiss::IndexIVF& ivf, const float* query, size_t
   for (size_t c = 0; c < n; c++) all[c] = {dot(centroids + c * d, query, static_cast<int>(d)), static_cast<int64_t>(c)};
   const size_t keep = std::min(probes, n);
   const auto better = [](const Hit& a, const Hit& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
-  std::partial_sort(all.begin(), all.begin() + keep, all.end(), better);
+  if (keep < n) std::nth_element(all.begin(), all.begin() + (keep - 1), all.end(), better);
   for (size_t i = 0; i < probes; i++) {
     scores[i] = i < keep ? all[i].first : -std::numeric_limits<float>::max();
     lists[i] = i < keep ? all[i].second : -1;
