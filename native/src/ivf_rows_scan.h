@@ -110,7 +110,9 @@ class CodeScorer {
       largest = std::max(largest, std::abs(weight[i]));
       scorer->base_ += query[i] * (vmin[i] + 0.5f * vdiff[i] / 255.0f);
     }
-    scorer->unit_ = largest > 0.0f ? largest / 32767.0f : 1.0f;
+    // the largest weight as large as 16 bits allow, and as the 32-bit sums of d products with codes up to 255 allow
+    const float limit = static_cast<float>(std::min<size_t>(32767, 2147483647u / (255 * d * 2)));
+    scorer->unit_ = largest > 0.0f ? largest / limit : 1.0f;
     for (size_t i = 0; i < d; i++) scorer->weight_[i] = static_cast<int16_t>(std::lround(weight[i] / scorer->unit_));
     return scorer;
   }
@@ -227,16 +229,20 @@ inline void scan_ivf_rows(const faiss::IndexIVF& ivf, const float* query, const 
   std::unique_ptr<CodeScorer> by_codes;
   std::vector<float> code_scores;  // by_codes: each probed list's codes' scores, in probe order
   size_t listed_rows = 0;
-  for (size_t p = 0; p < probes; p++) listed_rows += lists[p] < 0 ? 0 : ivf.invlists->list_size(lists[p]);
-  code_scores.reserve(listed_rows);
+  for (size_t p = 0; p < probes; p++) {
+    const size_t n = lists[p] < 0 ? 0 : ivf.invlists->list_size(lists[p]);
+    // decided once, on the first code met: every list is read the same way
+    if (n > 0 && listed_rows == 0) by_codes = CodeScorer::of(ivf, query, faiss::InvertedLists::ScopedCodes(ivf.invlists, lists[p]).get());
+    listed_rows += n;
+  }
+  if (by_codes) code_scores.reserve(listed_rows);
   for (size_t p = 0; p < probes; p++) {
     const faiss::Index::idx_t list = lists[p];
     if (list < 0) continue;
     const size_t n = ivf.invlists->list_size(list);
     if (n == 0) continue;
-    faiss::InvertedLists::ScopedCodes codes(ivf.invlists, list);
-    if (!by_codes && listed.empty()) by_codes = CodeScorer::of(ivf, query, codes.get());
     if (by_codes) {
+      faiss::InvertedLists::ScopedCodes codes(ivf.invlists, list);
       for (size_t i = 0; i < n; i++) code_scores.push_back(by_codes->score(codes.get() + i * ivf.code_size, list_scores[p]));
       continue;
     }
