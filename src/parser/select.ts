@@ -1,0 +1,54 @@
+/**
+ * Element queries by attribute and tag without jsdom's selector engine (the speed pass, docs/decisions/parser.md).
+ * jsdom 27's engine (@asamuzakjp/dom-selector) takes about 15 µs per element for each case-insensitive attribute
+ * branch (`[class*="author" i]`) of a query, and `matches()` / `closest()` about 90 µs a call, so a pass that queried
+ * the whole page with a list of such branches cost tens of milliseconds per page. These helpers read an attribute once
+ * and test it in JavaScript, the way that engine matches attributes in an HTML document: name and value compared in
+ * lower case whatever the selector's flag (`[rel="author"]` matches "Author"), `~=` splitting the value at whitespace.
+ */
+
+/** Every element under `root` in document order: what `root.querySelectorAll('*')` returns (a static list). */
+export function elementsOf(root: ParentNode): Element[] {
+  return Array.from(root.querySelectorAll('*'));
+}
+
+/** The attribute's value in lower case, or null when the element has no such attribute. */
+function lowerAttribute(element: Element, name: string): string | null {
+  const value = element.getAttribute(name);
+  return value === null ? null : value.toLowerCase();
+}
+
+/** `[name*="part" i]` for any of `parts` (written in lower case). */
+export function attributeContains(element: Element, name: string, parts: readonly string[]): boolean {
+  const value = lowerAttribute(element, name);
+  return value !== null && parts.some((part) => value.includes(part));
+}
+
+/** `[name="value"]` (value written in lower case). */
+export function attributeIs(element: Element, name: string, value: string): boolean {
+  return lowerAttribute(element, name) === value;
+}
+
+/** `[name~="word"]` (word written in lower case). */
+export function attributeHasWord(element: Element, name: string, word: string): boolean {
+  const value = lowerAttribute(element, name);
+  return value !== null && value.split(/\s+/).includes(word);
+}
+
+/** The element's tag is one of `names` (lower case): a type selector list such as `p, li, td`. */
+export const tagIn = (element: Element, names: ReadonlySet<string>): boolean => names.has(element.localName);
+
+/** The page's first `link[rel~="word" i][href]` (`canonical`). */
+export function linkWithRel(doc: Document, word: string): Element | null {
+  return Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', word) && link.hasAttribute('href')) ?? null;
+}
+
+/** `element.closest(…)` for a test written with these helpers: the element itself or its nearest ancestor that passes. */
+export function closestWhere(element: Element, test: (candidate: Element) => boolean): Element | null {
+  for (let node: Element | null = element; node; node = node.parentElement) if (test(node)) return node;
+  return null;
+}
+
+/** `[class*="comment" i], [id*="comment" i]`: a comment thread or one comment, whose author and dates are not the article's. */
+export const namesComment = (element: Element): boolean =>
+  attributeContains(element, 'class', ['comment']) || attributeContains(element, 'id', ['comment']);
