@@ -1,5 +1,5 @@
 import { firstMeta, jsonLdAuthor, type JsonLdAuthor, type MetaValues } from './metadata';
-import { attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, namesComment, tagIn } from './select';
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, EXACT, namesComment, tagIn } from './select';
 import { normaliseSpace } from './text';
 
 /**
@@ -112,15 +112,15 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
 /** Where bylines are, in the order they are trusted: each CSS selector (in its comment) as a test (`select.ts`). */
 const BYLINE_TESTS: ((element: Element) => boolean)[] = [
   // [itemprop~="author"] [itemprop~="name"]
-  (e) => attributeHasWord(e, 'itemprop', 'name') && !!e.parentElement && !!closestWhere(e.parentElement, (a) => attributeHasWord(a, 'itemprop', 'author')),
+  (e) => attributeHasWord(e, 'itemprop', 'name', EXACT) && !!e.parentElement && !!closestWhere(e.parentElement, (a) => attributeHasWord(a, 'itemprop', 'author', EXACT)),
   // byline
   (e) => e.localName === 'byline',
-  // [rel="author"]
-  (e) => attributeIs(e, 'rel', 'author'),
+  // [rel="author"] (`rel` is one of HTML's case-insensitive attributes)
+  (e) => attributeIs(e, 'rel', 'author', ANY_CASE),
   // [itemprop~="author"]
-  (e) => attributeHasWord(e, 'itemprop', 'author'),
-  // .vcard .fn, .author .fn, [class~="fn"] (the last holds the other two)
-  (e) => attributeHasWord(e, 'class', 'fn'),
+  (e) => attributeHasWord(e, 'itemprop', 'author', EXACT),
+  // .vcard .fn, .author .fn, [class~="fn"] (class selectors ignore case in quirks mode: the engine confirms the few candidates)
+  (e) => attributeHasWord(e, 'class', 'fn', ANY_CASE) && e.matches('.vcard .fn, .author .fn, [class~="fn"]'),
   // [class*="author-name" i], [class*="authorname" i], [class*="author__name" i], [class*="byline__name" i], [class*="byline-name" i]
   (e) => attributeContains(e, 'class', ['author-name', 'authorname', 'author__name', 'byline__name', 'byline-name']),
   // a[href*="/author/" i], a[href*="/autor/" i], a[href*="/autoren/" i]

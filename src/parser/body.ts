@@ -1,5 +1,5 @@
 import { furnitureContainers } from './containers';
-import { attributeIs, closestWhere, elementsOf, tagIn } from './select';
+import { attributeIs, closestWhere, elementsOf, EXACT, tagIn } from './select';
 import { endsLikeSentence, normaliseSpace, paragraphsOf } from './text';
 
 /**
@@ -35,7 +35,7 @@ const BASELINE_BLOCKS = new Set(['p', 'li', 'blockquote', 'pre', 'h1', 'h2', 'h3
 const BOILERPLATE_TAGS = new Set(['nav', 'footer', 'header', 'aside', 'form']);
 const BOILERPLATE_ROLES = ['navigation', 'banner', 'contentinfo', 'complementary', 'search'];
 /** `nav, footer, header, aside, form, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"]` */
-const isBoilerplateContainer = (element: Element): boolean => tagIn(element, BOILERPLATE_TAGS) || BOILERPLATE_ROLES.some((role) => attributeIs(element, 'role', role));
+const isBoilerplateContainer = (element: Element): boolean => tagIn(element, BOILERPLATE_TAGS) || BOILERPLATE_ROLES.some((role) => attributeIs(element, 'role', role, EXACT));
 
 function linkText(element: Element): number {
   let total = 0;

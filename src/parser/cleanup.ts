@@ -1,6 +1,6 @@
 import { LIST_HEADING, readerPromptTest } from './boilerplate-phrases';
 import { nameTokens, namesArticle, namesFurnitureFor, tokenParts } from './furniture-names';
-import { attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, tagIn } from './select';
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, tagIn } from './select';
 import { normaliseSpace } from './text';
 
 /**
@@ -51,9 +51,9 @@ const FURNITURE_TAGS = new Set(['nav', 'footer', 'dialog', 'aside']);
 const mayBeFurniture = (element: Element): boolean =>
   tagIn(element, FURNITURE_TAGS) || element.hasAttribute('role') || element.hasAttribute('class') || element.hasAttribute('id');
 
-/** `[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]` */
+/** `[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]` (the engine's matcher: any case) */
 const isHidden = (element: Element): boolean =>
-  element.hasAttribute('hidden') || attributeIs(element, 'aria-hidden', 'true') || attributeContains(element, 'style', ['display:none', 'display: none']);
+  element.hasAttribute('hidden') || attributeIs(element, 'aria-hidden', 'true', ANY_CASE) || attributeContains(element, 'style', ['display:none', 'display: none']);
 
 export function removePageFurniture(doc: Document): number {
   let removed = 0;
@@ -91,8 +91,9 @@ const isEnglishPrompt = readerPromptTest('eng');
 const HEADING_LIKE_TAGS = new Set(['h2', 'h3', 'h4', 'h5', 'h6', 'div', 'span', 'p', 'strong']);
 const TEASER_TAGS = new Set(['p', 'div']);
 const PROMPT_TAGS = new Set(['p', 'div', 'span', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'aside', 'figcaption', 'a', 'strong', 'em']);
-/** `figcaption, .caption, [class~="caption"]` (the last holds the second). */
-const isCaption = (element: Element): boolean => element.localName === 'figcaption' || attributeHasWord(element, 'class', 'caption');
+/** `figcaption, .caption, [class~="caption"]` (class selectors ignore case in quirks mode: the engine confirms the few candidates). */
+const isCaption = (element: Element): boolean =>
+  element.localName === 'figcaption' || (attributeHasWord(element, 'class', 'caption', ANY_CASE) && element.matches('.caption, [class~="caption"]'));
 
 export function dropBoilerplateBlocks(content: Element): number {
   let removed = 0;

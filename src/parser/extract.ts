@@ -23,7 +23,7 @@ import {
   visibleDate,
   type MetaValues,
 } from './metadata';
-import { attributeHasWord, attributeIs, linkWithRel } from './select';
+import { ANY_CASE, attributeHasWord, attributeIs, linkWithRel } from './select';
 import { summarise } from './summary';
 import { normaliseSpace, paragraphsOf } from './text';
 import { chooseTitle, titleInputs } from './title';
@@ -103,7 +103,7 @@ function declaredKeywords(values: MetaValues, doc: Document): string[] {
     .filter((v): v is string => !!v)
     .flatMap((v) => v.split(/[,;]/));
   // meta[property="article:tag" i]
-  for (const tag of Array.from(doc.querySelectorAll('meta'))) if (attributeIs(tag, 'property', 'article:tag')) declared.push(tag.getAttribute('content') ?? '');
+  for (const tag of Array.from(doc.querySelectorAll('meta'))) if (attributeIs(tag, 'property', 'article:tag', ANY_CASE)) declared.push(tag.getAttribute('content') ?? '');
   return declared.map((k) => normaliseSpace(k)).filter((k) => k.length > 1);
 }
 
@@ -128,7 +128,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const metaImage =
       absoluteUrl(firstMeta(values, ['og:image:secure_url', 'og:image:url', 'og:image', 'twitter:image', 'twitter:image:src']), base) ??
       absoluteUrl(jsonLdImage(jsonLd), base) ??
-      absoluteUrl(Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', 'image_src'))?.getAttribute('href'), base);
+      absoluteUrl(Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', 'image_src', ANY_CASE))?.getAttribute('href'), base);
 
     const authorSources = authorInputs(doc, values, jsonLd, readJsonLd(doc, true));
     unwrapLazyImages(doc);

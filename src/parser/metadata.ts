@@ -1,4 +1,4 @@
-import { attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, namesComment, tagIn } from './select';
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, EXACT, namesComment, tagIn } from './select';
 import { normaliseSpace, paragraphsOf } from './text';
 
 /**
@@ -56,7 +56,7 @@ export function readJsonLd(doc: Document, everyType = false): JsonObject[] {
     }
   };
   // script[type="application/ld+json" i]
-  for (const script of Array.from(doc.querySelectorAll('script')).filter((element) => attributeIs(element, 'type', 'application/ld+json'))) {
+  for (const script of Array.from(doc.querySelectorAll('script')).filter((element) => attributeIs(element, 'type', 'application/ld+json', ANY_CASE))) {
     const text = (script.textContent ?? '').replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, '').trim();
     if (!text) continue;
     try {
@@ -228,12 +228,19 @@ export function dateFromUrl(url: string): string | null {
 /**
  * `time[pubdate][datetime], [itemprop="datePublished"][datetime], [itemprop="datePublished"][content], time.published[datetime],
  * time.entry-date[datetime], [property~="schema:datePublished" i][content], [property~="schema:dateCreated" i][content]`
- * (the class selectors are confirmed by `matches`: their case rule depends on the document's mode).
+ * (a list with `i` flags: every value in any case; the class selectors are confirmed by `matches`, their case rule depends
+ * on the document's mode).
  */
 function declaresPublication(element: Element): boolean {
   const isTime = element.localName === 'time';
-  if (element.hasAttribute('datetime') && ((isTime && element.hasAttribute('pubdate')) || attributeIs(element, 'itemprop', 'datepublished'))) return true;
-  if (element.hasAttribute('content') && (attributeIs(element, 'itemprop', 'datepublished') || attributeHasWord(element, 'property', 'schema:datepublished') || attributeHasWord(element, 'property', 'schema:datecreated'))) return true;
+  if (element.hasAttribute('datetime') && ((isTime && element.hasAttribute('pubdate')) || attributeIs(element, 'itemprop', 'datepublished', ANY_CASE))) return true;
+  if (
+    element.hasAttribute('content') &&
+    (attributeIs(element, 'itemprop', 'datepublished', ANY_CASE) ||
+      attributeHasWord(element, 'property', 'schema:datepublished', ANY_CASE) ||
+      attributeHasWord(element, 'property', 'schema:datecreated', ANY_CASE))
+  )
+    return true;
   return isTime && element.hasAttribute('datetime') && attributeContains(element, 'class', ['published', 'entry-date']) && element.matches('time.published, time.entry-date');
 }
 
@@ -283,7 +290,7 @@ export function findVideos(doc: Document, values: MetaValues, jsonLd: JsonObject
     (element) =>
       tagIn(element, PLAYER_TAGS) ||
       (element.localName === 'source' && !!element.parentElement && !!closestWhere(element.parentElement, (a) => a.localName === 'video')) ||
-      (element.localName === 'param' && attributeIs(element, 'name', 'movie')),
+      (element.localName === 'param' && attributeIs(element, 'name', 'movie', ANY_CASE)),
   );
   for (const element of players) {
     const tag = element.tagName.toLowerCase();
@@ -424,7 +431,7 @@ export function visibleDate(doc: Document): string | null {
     if (short) return short;
   }
   // h1, article, main, [role="main"]
-  for (const heading of elements.filter((element) => tagIn(element, NEAR_HEADLINE_TAGS) || attributeIs(element, 'role', 'main')).slice(0, 3)) {
+  for (const heading of elements.filter((element) => tagIn(element, NEAR_HEADLINE_TAGS) || attributeIs(element, 'role', 'main', EXACT)).slice(0, 3)) {
     // near the headline: the text that follows it, as far as the first few paragraphs
     const container = heading.tagName === 'H1' ? heading.parentElement : heading;
     if (!container || isComment(container)) continue;

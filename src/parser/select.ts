@@ -3,35 +3,43 @@
  * jsdom 27's engine (@asamuzakjp/dom-selector) takes about 15 µs per element for each case-insensitive attribute
  * branch (`[class*="author" i]`) of a query, and `matches()` / `closest()` about 90 µs a call, so a pass that queried
  * the whole page with a list of such branches cost tens of milliseconds per page. These helpers read an attribute once
- * and test it in JavaScript, the way that engine matches attributes in an HTML document: name and value compared in
- * lower case whatever the selector's flag (`[rel="author"]` matches "Author"), `~=` splitting the value at whitespace.
+ * and test it in JavaScript. Each call says how the engine compared the value it replaces, which depends on the
+ * selector: one with an `i` flag (or a `/` or a `:` in it) runs in dom-selector's own matcher, which compares every
+ * attribute value of the selector in lower case (`ANY_CASE`); the others run in nwsapi, which compares them as written
+ * (`EXACT`) but for HTML's case-insensitive attributes such as `rel`. `test/unit/parser/select.test.ts` pins each rule
+ * against the engine.
  */
+
+/** How a value is compared: in lower case (`ANY_CASE`; the wanted value is written in lower case) or as written (`EXACT`). */
+export type Case = 'any case' | 'exact';
+export const ANY_CASE: Case = 'any case';
+export const EXACT: Case = 'exact';
 
 /** Every element under `root` in document order: what `root.querySelectorAll('*')` returns (a static list). */
 export function elementsOf(root: ParentNode): Element[] {
   return Array.from(root.querySelectorAll('*'));
 }
 
-/** The attribute's value in lower case, or null when the element has no such attribute. */
-function lowerAttribute(element: Element, name: string): string | null {
+/** The attribute's value (in lower case for `ANY_CASE`), or null when the element has no such attribute. */
+function attributeValue(element: Element, name: string, compare: Case): string | null {
   const value = element.getAttribute(name);
-  return value === null ? null : value.toLowerCase();
+  return value === null || compare === EXACT ? value : value.toLowerCase();
 }
 
 /** `[name*="part" i]` for any of `parts` (written in lower case). */
 export function attributeContains(element: Element, name: string, parts: readonly string[]): boolean {
-  const value = lowerAttribute(element, name);
+  const value = attributeValue(element, name, ANY_CASE);
   return value !== null && parts.some((part) => value.includes(part));
 }
 
-/** `[name="value"]` (value written in lower case). */
-export function attributeIs(element: Element, name: string, value: string): boolean {
-  return lowerAttribute(element, name) === value;
+/** `[name="value"]`. */
+export function attributeIs(element: Element, name: string, value: string, compare: Case): boolean {
+  return attributeValue(element, name, compare) === value;
 }
 
-/** `[name~="word"]` (word written in lower case). */
-export function attributeHasWord(element: Element, name: string, word: string): boolean {
-  const value = lowerAttribute(element, name);
+/** `[name~="word"]`. */
+export function attributeHasWord(element: Element, name: string, word: string, compare: Case): boolean {
+  const value = attributeValue(element, name, compare);
   return value !== null && value.split(/\s+/).includes(word);
 }
 
@@ -40,7 +48,7 @@ export const tagIn = (element: Element, names: ReadonlySet<string>): boolean => 
 
 /** The page's first `link[rel~="word" i][href]` (`canonical`). */
 export function linkWithRel(doc: Document, word: string): Element | null {
-  return Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', word) && link.hasAttribute('href')) ?? null;
+  return Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', word, ANY_CASE) && link.hasAttribute('href')) ?? null;
 }
 
 /** `element.closest(…)` for a test written with these helpers: the element itself or its nearest ancestor that passes. */

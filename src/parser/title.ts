@@ -1,5 +1,5 @@
 import { absoluteUrl, firstMeta, jsonLdPublisher, jsonLdString, type MetaValues } from './metadata';
-import { attributeIs, closestWhere, linkWithRel, tagIn } from './select';
+import { attributeIs, closestWhere, EXACT, linkWithRel, tagIn } from './select';
 import { normaliseSpace } from './text';
 
 /** Title from social-media tags, falling back to JSON-LD and <title>, with a trailing/leading site name trimmed. */
@@ -124,9 +124,9 @@ function headlineText(heading: Element): string {
 const HEADER_TAGS = new Set(['header', 'nav']);
 const ARTICLE_TAGS = new Set(['article', 'main']);
 /** `header, nav, [role="banner"]` */
-const isPageHeader = (element: Element): boolean => tagIn(element, HEADER_TAGS) || attributeIs(element, 'role', 'banner');
+const isPageHeader = (element: Element): boolean => tagIn(element, HEADER_TAGS) || attributeIs(element, 'role', 'banner', EXACT);
 /** `article, main, [role="main"]` */
-const isArticleFrame = (element: Element): boolean => tagIn(element, ARTICLE_TAGS) || attributeIs(element, 'role', 'main');
+const isArticleFrame = (element: Element): boolean => tagIn(element, ARTICLE_TAGS) || attributeIs(element, 'role', 'main', EXACT);
 
 /** The page's visible headings that may name the article: its h1s, then its h2s (first few, short enough to be a title). */
 export function headingTexts(doc: Document): { h1s: string[]; h2s: string[] } {
