@@ -1,6 +1,6 @@
 import { LIST_HEADING, readerPromptTest } from './boilerplate-phrases';
 import { nameTokens, namesArticle, namesFurnitureFor, tokenParts } from './furniture-names';
-import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, tagIn } from './select';
+import { ANY_CASE, attributeHasWord, closestWhere, containsBranch, elementsOf, matchingInBranchOrder, tagIn, type Branch } from './select';
 import { normaliseSpace } from './text';
 
 /**
@@ -51,9 +51,8 @@ const FURNITURE_TAGS = new Set(['nav', 'footer', 'dialog', 'aside']);
 const mayBeFurniture = (element: Element): boolean =>
   tagIn(element, FURNITURE_TAGS) || element.hasAttribute('role') || element.hasAttribute('class') || element.hasAttribute('id');
 
-/** `[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]` (the engine's matcher: any case) */
-const isHidden = (element: Element): boolean =>
-  element.hasAttribute('hidden') || attributeIs(element, 'aria-hidden', 'true', ANY_CASE) || attributeContains(element, 'style', ['display:none', 'display: none']);
+/** `[hidden], [aria-hidden="true"], [style*="display:none"], [style*="display: none"]` (the engine's matcher: any case, in this order) */
+const HIDDEN: Branch[] = [(read) => read('hidden') !== null, (read) => read('aria-hidden') === 'true', containsBranch('style', 'display:none'), containsBranch('style', 'display: none')];
 
 export function removePageFurniture(doc: Document): number {
   let removed = 0;
@@ -66,7 +65,7 @@ export function removePageFurniture(doc: Document): number {
       removed++;
     }
   }
-  for (const hidden of elementsOf(root).filter(isHidden)) {
+  for (const hidden of matchingInBranchOrder(elementsOf(root), HIDDEN)) {
     if (hidden.isConnected && !hidden.querySelector('img, picture, video') && longestParagraph(hidden) < 280) {
       hidden.remove();
       removed++;

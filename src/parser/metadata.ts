@@ -1,4 +1,4 @@
-import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, EXACT, namesComment, tagIn } from './select';
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, containsBranch, elementsOf, EXACT, matchingInBranchOrder, namesComment, tagIn } from './select';
 import { normaliseSpace, paragraphsOf } from './text';
 
 /**
@@ -390,13 +390,13 @@ export function datesInText(text: string): string[] {
 
 /**
  * `[itemprop*="date" i], [class*="date" i], [id*="date" i], [class*="datum" i], [class*="time" i], [class*="posted" i], [class*="created" i],
- * [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]`
- * ("entry-meta" and "post-meta" hold "meta").
+ * [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]`, in this order
+ * (`matchingInBranchOrder`).
  */
-const isDateHolder = (element: Element): boolean =>
-  attributeContains(element, 'itemprop', ['date']) ||
-  attributeContains(element, 'id', ['date']) ||
-  attributeContains(element, 'class', ['date', 'datum', 'time', 'posted', 'created', 'publish', 'byline', 'meta', 'info']);
+const DATE_HOLDERS = [
+  ['itemprop', 'date'], ['class', 'date'], ['id', 'date'], ['class', 'datum'], ['class', 'time'], ['class', 'posted'], ['class', 'created'],
+  ['class', 'publish'], ['class', 'byline'], ['class', 'entry-meta'], ['class', 'post-meta'], ['class', 'meta'], ['class', 'info'],
+].map(([name, part]) => containsBranch(name!, part!));
 
 /**
  * Elements whose name says they hold a date, where "28.01.22" is read as one:
@@ -415,8 +415,7 @@ export function visibleDate(doc: Document): string | null {
   // [class*="comment" i], [id*="comment" i], footer, nav
   const isComment = (element: Element): boolean => !!closestWhere(element, (a) => namesComment(a) || tagIn(a, COMMENT_TAGS));
   const elements = elementsOf(root);
-  const holders = elements
-    .filter(isDateHolder)
+  const holders = matchingInBranchOrder(elements, DATE_HOLDERS)
     .slice(0, 300)
     .filter((element) => !isComment(element))
     .map((element) => ({ element, text: normaliseSpace(element.textContent ?? '') }))

@@ -46,6 +46,36 @@ export function attributeHasWord(element: Element, name: string, word: string, c
 /** The element's tag is one of `names` (lower case): a type selector list such as `p, li, td`. */
 export const tagIn = (element: Element, names: ReadonlySet<string>): boolean => names.has(element.localName);
 
+/** One simple selector of a list, tested on the element's attribute values in lower case (`read(name)`, null when absent). */
+export type Branch = (read: (name: string) => string | null) => boolean;
+
+/** `[name*="part" i]` as a branch of a list. */
+export const containsBranch =
+  (name: string, part: string): Branch =>
+  (read) =>
+    read(name)?.includes(part) === true;
+
+/**
+ * `root.querySelectorAll(list)` on an element (not the document) for a list of simple selectors that jsdom's engine runs
+ * in its own matcher (an `i` flag, a `:`): the engine returns the first branch's matches, then the next branch's new
+ * ones, and so on, not in document order. Passes that read such a list in order (the first date, removing nested
+ * hidden blocks) keep that order, so their answers stay the same. `elements`: the root's elements in document order.
+ */
+export function matchingInBranchOrder(elements: readonly Element[], branches: readonly Branch[]): Element[] {
+  const found: { element: Element; branch: number }[] = [];
+  for (const element of elements) {
+    const values = new Map<string, string | null>();
+    const read = (name: string): string | null => {
+      if (!values.has(name)) values.set(name, element.getAttribute(name)?.toLowerCase() ?? null);
+      return values.get(name) ?? null;
+    };
+    const branch = branches.findIndex((test) => test(read));
+    if (branch >= 0) found.push({ element, branch });
+  }
+  // a stable sort: document order within a branch
+  return found.sort((a, b) => a.branch - b.branch).map(({ element }) => element);
+}
+
 /** The page's first `link[rel~="word" i][href]` (`canonical`). */
 export function linkWithRel(doc: Document, word: string): Element | null {
   return Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', word, ANY_CASE) && link.hasAttribute('href')) ?? null;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parseHtml } from '../../../src/parser/extract';
-import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, EXACT, namesComment } from '../../../src/parser/select';
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, containsBranch, elementsOf, EXACT, matchingInBranchOrder, namesComment } from '../../../src/parser/select';
 
 /**
  * The parser's attribute tests (`select.ts`) stand in for CSS selectors that jsdom's engine evaluated before the speed
@@ -48,6 +48,14 @@ describe('parser: selector tests (select.ts) pick what jsdom\'s selector engine 
     same('nav, [role="navigation"], [role="banner"]', (e) => e.localName === 'nav' || attributeIs(e, 'role', 'navigation', EXACT) || attributeIs(e, 'role', 'banner', EXACT));
     same('.vcard .fn, .author .fn, [class~="fn"]', (e) => attributeHasWord(e, 'class', 'fn', EXACT));
     same('figcaption, .caption, [class~="caption"]', (e) => e.localName === 'figcaption' || attributeHasWord(e, 'class', 'caption', EXACT));
+  });
+
+  it('a list run in the matcher on an element comes back branch by branch, as the engine returns it', () => {
+    const inBody = elementsOf(doc.body);
+    const list = '[class*="comment" i], [class*="author" i], [style*="display: none"]';
+    const branches = [containsBranch('class', 'comment'), containsBranch('class', 'author'), containsBranch('style', 'display: none')];
+    assert.deepEqual(matchingInBranchOrder(inBody, branches), Array.from(doc.body.querySelectorAll(list)));
+    assert.notDeepEqual(matchingInBranchOrder(inBody, branches), inBody.filter((e) => branches.some((test) => test((name) => e.getAttribute(name)?.toLowerCase() ?? null))));
   });
 
   it('closestWhere finds what closest() finds, the element itself included', () => {
