@@ -4,6 +4,7 @@
  *   node dist/bench/extract-cpu.js --baseline /work/main/dist/src/parser/extract.js [--every 10] [--offset 0]
  * CPU time (user + system of this process, one thread) rather than wall time: the pool's pages/s on a
  * dedicated core is 1000 / (ms per page).
+ * Without --baseline, this build alone (a driver for `node --cpu-prof dist/bench/extract-cpu.js --every 10`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,8 +29,7 @@ async function main(): Promise<void> {
   const every = Math.max(1, Number(arg('--every', '10')));
   const offset = Number(arg('--offset', '0'));
   const baselinePath = arg('--baseline', '');
-  if (!baselinePath) throw new Error('--baseline <path to another build\'s dist/src/parser/extract.js> is required');
-  const baseline = (require(path.resolve(baselinePath)) as { extractArticle: Extract }).extractArticle;
+  const baseline = baselinePath ? (require(path.resolve(baselinePath)) as { extractArticle: Extract }).extractArticle : null;
   const files = fs
     .readFileSync(path.join(evalDir, 'eval.jsonl'), 'utf8')
     .trim()
@@ -40,9 +40,19 @@ async function main(): Promise<void> {
   const pages = files.map((file) => decodeHtml(zlib.gunzipSync(fs.readFileSync(path.join(evalDir, 'pages', file))), 'text/html').text);
   // warm-up: JIT and lazy module state of both builds
   for (const html of pages.slice(0, 3)) {
-    baseline(html, url);
+    baseline?.(html, url);
     extractArticle(html, url);
     await yieldToEventLoop();
+  }
+  const load = (): string => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  if (!baseline) {
+    let ours = 0;
+    for (const html of pages) {
+      ours += cpuMs(() => extractArticle(html, url));
+      await yieldToEventLoop();
+    }
+    console.log(`${pages.length} pages (every ${every}th from ${offset}): this build ${(ours / pages.length).toFixed(1)} ms CPU/page; load ${load()}`);
+    return;
   }
   let theirs = 0;
   let ours = 0;
@@ -58,11 +68,10 @@ async function main(): Promise<void> {
     }
     await yieldToEventLoop();
   }
-  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(
     `${pages.length} pages (every ${every}th from ${offset}): baseline ${(theirs / pages.length).toFixed(1)} ms CPU/page ` +
       `(${((1000 * pages.length) / theirs).toFixed(2)} pages/s per core), this build ${(ours / pages.length).toFixed(1)} ms ` +
-      `(${((1000 * pages.length) / ours).toFixed(2)} pages/s per core), ratio ${(ours / theirs).toFixed(3)}; load ${load}`,
+      `(${((1000 * pages.length) / ours).toFixed(2)} pages/s per core), ratio ${(ours / theirs).toFixed(3)}; load ${load()}`,
   );
 }
 

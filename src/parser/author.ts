@@ -1,4 +1,5 @@
 import { firstMeta, jsonLdAuthor, type JsonLdAuthor, type MetaValues } from './metadata';
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, elementsOf, EXACT, namesComment, tagIn } from './select';
 import { normaliseSpace } from './text';
 
 /**
@@ -108,29 +109,43 @@ function cleanAuthor(raw: string | null | undefined, siteNames: readonly string[
   return text;
 }
 
-const BYLINE_SELECTORS = [
-  '[itemprop~="author"] [itemprop~="name"]',
-  'byline',
-  '[rel="author"]',
-  '[itemprop~="author"]',
-  '.vcard .fn, .author .fn, [class~="fn"]',
-  '[class*="author-name" i], [class*="authorname" i], [class*="author__name" i], [class*="byline__name" i], [class*="byline-name" i]',
-  'a[href*="/author/" i], a[href*="/autor/" i], a[href*="/autoren/" i]',
-  '[class*="byline" i], [id*="byline" i]',
-  '[class*="author" i]:not([class*="comment" i]), [id*="author" i]',
-  '[class*="autor" i], [class*="auteur" i]',
-  '[class*="contributor" i], [class*="username" i]',
+/** Where bylines are, in the order they are trusted: each CSS selector (in its comment) as a test (`select.ts`). */
+const BYLINE_TESTS: ((element: Element) => boolean)[] = [
+  // [itemprop~="author"] [itemprop~="name"]
+  (e) => attributeHasWord(e, 'itemprop', 'name', EXACT) && !!e.parentElement && !!closestWhere(e.parentElement, (a) => attributeHasWord(a, 'itemprop', 'author', EXACT)),
+  // byline
+  (e) => e.localName === 'byline',
+  // [rel="author"] (`rel` is one of HTML's case-insensitive attributes)
+  (e) => attributeIs(e, 'rel', 'author', ANY_CASE),
+  // [itemprop~="author"]
+  (e) => attributeHasWord(e, 'itemprop', 'author', EXACT),
+  // .vcard .fn, .author .fn, [class~="fn"] (class selectors ignore case in quirks mode: the engine confirms the few candidates)
+  (e) => attributeHasWord(e, 'class', 'fn', ANY_CASE) && e.matches('.vcard .fn, .author .fn, [class~="fn"]'),
+  // [class*="author-name" i], [class*="authorname" i], [class*="author__name" i], [class*="byline__name" i], [class*="byline-name" i]
+  (e) => attributeContains(e, 'class', ['author-name', 'authorname', 'author__name', 'byline__name', 'byline-name']),
+  // a[href*="/author/" i], a[href*="/autor/" i], a[href*="/autoren/" i]
+  (e) => e.localName === 'a' && attributeContains(e, 'href', ['/author/', '/autor/', '/autoren/']),
+  // [class*="byline" i], [id*="byline" i]
+  (e) => attributeContains(e, 'class', ['byline']) || attributeContains(e, 'id', ['byline']),
+  // [class*="author" i]:not([class*="comment" i]), [id*="author" i]
+  (e) => (attributeContains(e, 'class', ['author']) && !attributeContains(e, 'class', ['comment'])) || attributeContains(e, 'id', ['author']),
+  // [class*="autor" i], [class*="auteur" i]
+  (e) => attributeContains(e, 'class', ['autor', 'auteur']),
+  // [class*="contributor" i], [class*="username" i]
+  (e) => attributeContains(e, 'class', ['contributor', 'username']),
 ];
 
 /** A label that stands alone in its element, the name following it: "Autor" / "Von:" / "By". */
 const AUTHOR_LABEL = /^(?:[|·•–—-]\s*)?(?:autor(?:in|en)?|author|authors|verfasser(?:in)?|von|by|text|auteur|autore|autor\/in)\s*:?$/iu;
 
+const LABEL_TAGS = new Set(['b', 'strong', 'span', 'dt', 'th', 'h4', 'h5', 'h6', 'label', 'em', 'div', 'p']);
+
 /** The text after a stand-alone author label: the next element's text, else the text that follows the label. */
-function labelledNames(doc: Document): string[] {
+function labelledNames(elements: readonly Element[]): string[] {
   const found: string[] = [];
-  for (const label of Array.from(doc.querySelectorAll('b, strong, span, dt, th, h4, h5, h6, label, em, div, p')).slice(0, 5000)) {
+  for (const label of elements.filter((element) => tagIn(element, LABEL_TAGS)).slice(0, 5000)) {
     if (label.children.length > 0 || !AUTHOR_LABEL.test(normaliseSpace(label.textContent ?? ''))) continue;
-    if (label.closest('[class*="comment" i], [id*="comment" i]')) continue;
+    if (closestWhere(label, namesComment)) continue;
     const next = label.nextElementSibling;
     const nextText = next ? normaliseSpace(next.textContent ?? '') : '';
     const following = normaliseSpace(label.parentElement?.textContent ?? '').split(normaliseSpace(label.textContent ?? ''))[1] ?? '';
@@ -141,27 +156,28 @@ function labelledNames(doc: Document): string[] {
   return found;
 }
 
-/** A quotation: its author is the person quoted, not the article's. */
-const QUOTATION = 'blockquote, q, [class*="quote" i]';
+const QUOTATION_TAGS = new Set(['blockquote', 'q']);
+/** A quotation (`blockquote, q, [class*="quote" i]`): its author is the person quoted, not the article's. */
+const isQuotation = (element: Element): boolean => tagIn(element, QUOTATION_TAGS) || attributeContains(element, 'class', ['quote']);
 
 /**
  * Byline candidates as Readability would find them, read before clean-up can move the document around; and the
  * names in author-named elements inside quotations ("quote-author-name"), which Readability's own byline may still name.
  */
-function findBylines(doc: Document): { bylines: string[]; quoted: string[] } {
+function findBylines(elements: readonly Element[]): { bylines: string[]; quoted: string[] } {
   const found: string[] = [];
   const quoted: string[] = [];
-  for (const selector of BYLINE_SELECTORS) {
-    for (const element of Array.from(doc.querySelectorAll(selector)).slice(0, 10)) {
+  for (const test of BYLINE_TESTS) {
+    for (const element of elements.filter(test).slice(0, 10)) {
       // a comment's or a quotation's author is not the article's
-      if (element.closest('[class*="comment" i], [id*="comment" i]')) continue;
+      if (closestWhere(element, namesComment)) continue;
       const text = normaliseSpace(element.textContent ?? '');
-      const list = element.closest(QUOTATION) ? quoted : found;
+      const list = closestWhere(element, isQuotation) ? quoted : found;
       if (text && text.length < 100) list.push(text);
-      if (found.length >= 12) return { bylines: [...found, ...labelledNames(doc)], quoted };
+      if (found.length >= 12) return { bylines: [...found, ...labelledNames(elements)], quoted };
     }
   }
-  return { bylines: [...found, ...labelledNames(doc)], quoted };
+  return { bylines: [...found, ...labelledNames(elements)], quoted };
 }
 
 /** The author metas, in the order they are trusted. */
@@ -208,8 +224,10 @@ export function authorInputs(doc: Document, values: MetaValues, jsonLd: Record<s
     const data = values.get(`twitter:data${n}`);
     if (data && WRITTEN_BY.test(values.get(`twitter:label${n}`) ?? '')) meta['twitter:data'] = data;
   }
-  const { bylines, quoted } = findBylines(doc);
-  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines, lines: labelledAuthorLines(doc), fallbacks: authorFallbacks(doc, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc), quoted };
+  // one list of the page's elements for the passes below (each filters it instead of querying the page)
+  const elements = elementsOf(doc);
+  const { bylines, quoted } = findBylines(elements);
+  return { jsonLd: declared && { ...declared, name: unescaped(doc, declared.name) }, meta, bylines, lines: labelledAuthorLines(elements), fallbacks: authorFallbacks(elements, allJsonLd), copyright: copyrightName(doc), signature: signatureName(doc), quoted };
 }
 
 /**
@@ -326,27 +344,31 @@ function authorInLine(text: string): string | null {
   return text.match(DATED_NAME)?.[1] ?? null;
 }
 
-/** Short lines on the page that name the author (authorInLine), outside comments; the first three. */
-export function labelledAuthorLines(doc: Document): string[] {
+const LINE_TAGS = new Set(['span', 'p', 'div', 'a', 'em', 'strong', 'small', 'b', 'i', 'li', 'td']);
+
+/** Short lines on the page (`elements`: elementsOf the document) that name the author (authorInLine), outside comments; the first three. */
+export function labelledAuthorLines(elements: readonly Element[]): string[] {
   const found: string[] = [];
-  for (const element of Array.from(doc.querySelectorAll('span, p, div, a, em, strong, small, b, i, li, td')).slice(0, 5000)) {
+  for (const element of elements.filter((candidate) => tagIn(candidate, LINE_TAGS)).slice(0, 5000)) {
     const raw = element.children.length > 3 ? '' : element.textContent ?? '';
     // a container's whole text is not normalised only to be found too long
     if (!raw || raw.length > 1000) continue;
     const text = normaliseSpace(raw.replace(SOFT_HYPHEN, ''));
     if (text.length > 90) continue;
     const name = authorInLine(text);
-    if (!name || element.closest('[class*="comment" i], [id*="comment" i]')) continue;
+    if (!name || closestWhere(element, namesComment)) continue;
     if (!found.includes(name)) found.push(name);
     if (found.length >= 3) break;
   }
   return found;
 }
 
-/** Last-resort author sources: a "von/by Name" line, a JSON-LD Person. */
-export function authorFallbacks(doc: Document, jsonLd: readonly Record<string, unknown>[]): string[] {
+const FALLBACK_TAGS = new Set(['span', 'p', 'div', 'a', 'em', 'strong', 'small']);
+
+/** Last-resort author sources: a "von/by Name" line (`elements`: elementsOf the document), a JSON-LD Person. */
+export function authorFallbacks(elements: readonly Element[], jsonLd: readonly Record<string, unknown>[]): string[] {
   const found: string[] = [];
-  for (const element of Array.from(doc.querySelectorAll('span, p, div, a, em, strong, small')).slice(0, 3000)) {
+  for (const element of elements.filter((candidate) => tagIn(candidate, FALLBACK_TAGS)).slice(0, 3000)) {
     if (element.children.length > 2) continue;
     const text = normaliseSpace(element.textContent ?? '');
     if (text.length > 60) continue;
@@ -412,7 +434,7 @@ function signatureName(doc: Document): string | null {
     for (let sibling = paragraph.previousElementSibling; sibling && before < 400; sibling = sibling.previousElementSibling) {
       if (isParagraph(sibling)) before += normaliseSpace(sibling.textContent ?? '').length;
     }
-    if (before < 400 || paragraph.closest('[class*="comment" i], [id*="comment" i]')) continue;
+    if (before < 400 || closestWhere(paragraph, namesComment)) continue;
     const undated = text.replace(SIGNATURE_DATE, '');
     const name = undated.replace(SIGN_OFF, '').trim();
     if (!ONE_NAME.test(name) || NOT_A_NAME.test(name)) continue;

@@ -1,4 +1,5 @@
 import { furnitureContainers } from './containers';
+import { attributeIs, closestWhere, elementsOf, EXACT, tagIn } from './select';
 import { endsLikeSentence, normaliseSpace, paragraphsOf } from './text';
 
 /**
@@ -30,12 +31,15 @@ export interface PageBlock {
   furnitureContainers: Element[];
 }
 
-const BASELINE_BLOCKS = 'p, li, blockquote, pre, h1, h2, h3, h4, h5, h6, dd, dt, td, th, figcaption';
-const BOILERPLATE_CONTAINERS = 'nav, footer, header, aside, form, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"]';
+const BASELINE_BLOCKS = new Set(['p', 'li', 'blockquote', 'pre', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dd', 'dt', 'td', 'th', 'figcaption']);
+const BOILERPLATE_TAGS = new Set(['nav', 'footer', 'header', 'aside', 'form']);
+const BOILERPLATE_ROLES = ['navigation', 'banner', 'contentinfo', 'complementary', 'search'];
+/** `nav, footer, header, aside, form, [role="navigation"], [role="banner"], [role="contentinfo"], [role="complementary"], [role="search"]` */
+const isBoilerplateContainer = (element: Element): boolean => tagIn(element, BOILERPLATE_TAGS) || BOILERPLATE_ROLES.some((role) => attributeIs(element, 'role', role, EXACT));
 
 function linkText(element: Element): number {
   let total = 0;
-  for (const link of Array.from(element.getElementsByTagName('a'))) total += normaliseSpace(link.textContent ?? '').length;
+  for (const link of Array.from(element.querySelectorAll('a'))) total += normaliseSpace(link.textContent ?? '').length;
   return total;
 }
 
@@ -46,7 +50,7 @@ export function pageBlocks(doc: Document): PageBlock[] {
   const taken = new Set<Element>();
   const named = new Map<Element, boolean>();
   const blocks: PageBlock[] = [];
-  for (const element of Array.from(root.querySelectorAll(BASELINE_BLOCKS))) {
+  for (const element of elementsOf(root).filter((candidate) => tagIn(candidate, BASELINE_BLOCKS))) {
     let parent = element.parentElement;
     let nested = false;
     while (parent) {
@@ -68,7 +72,7 @@ export function pageBlocks(doc: Document): PageBlock[] {
       paragraphs: paragraphsOf(element),
       length,
       linkLength: linkText(element),
-      furniture: !!element.closest(BOILERPLATE_CONTAINERS),
+      furniture: !!closestWhere(element, isBoilerplateContainer),
       removed: false,
       furnitureContainers: furnitureContainers(element, named),
     });

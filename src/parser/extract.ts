@@ -23,6 +23,7 @@ import {
   visibleDate,
   type MetaValues,
 } from './metadata';
+import { ANY_CASE, attributeHasWord, attributeIs, linkWithRel } from './select';
 import { summarise } from './summary';
 import { normaliseSpace, paragraphsOf } from './text';
 import { chooseTitle, titleInputs } from './title';
@@ -80,7 +81,7 @@ function choosePublished(doc: Document, values: MetaValues, jsonLdDate: string |
 }
 
 function chooseCanonical(doc: Document, values: MetaValues, pageUrl: string): string {
-  const link = doc.querySelector('link[rel~="canonical" i][href]');
+  const link = linkWithRel(doc, 'canonical');
   return absoluteUrl(link?.getAttribute('href'), pageUrl) ?? absoluteUrl(values.get('og:url'), pageUrl) ?? pageUrl;
 }
 
@@ -101,7 +102,8 @@ function declaredKeywords(values: MetaValues, doc: Document): string[] {
   const declared = [values.get('keywords'), values.get('news_keywords')]
     .filter((v): v is string => !!v)
     .flatMap((v) => v.split(/[,;]/));
-  for (const tag of Array.from(doc.querySelectorAll('meta[property="article:tag" i]'))) declared.push(tag.getAttribute('content') ?? '');
+  // meta[property="article:tag" i]
+  for (const tag of Array.from(doc.querySelectorAll('meta'))) if (attributeIs(tag, 'property', 'article:tag', ANY_CASE)) declared.push(tag.getAttribute('content') ?? '');
   return declared.map((k) => normaliseSpace(k)).filter((k) => k.length > 1);
 }
 
@@ -126,7 +128,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const metaImage =
       absoluteUrl(firstMeta(values, ['og:image:secure_url', 'og:image:url', 'og:image', 'twitter:image', 'twitter:image:src']), base) ??
       absoluteUrl(jsonLdImage(jsonLd), base) ??
-      absoluteUrl(doc.querySelector('link[rel~="image_src" i]')?.getAttribute('href'), base);
+      absoluteUrl(Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', 'image_src', ANY_CASE))?.getAttribute('href'), base);
 
     const authorSources = authorInputs(doc, values, jsonLd, readJsonLd(doc, true));
     unwrapLazyImages(doc);

@@ -1,3 +1,4 @@
+import { ANY_CASE, attributeContains, attributeHasWord, attributeIs, closestWhere, containsBranch, elementsOf, EXACT, matchingInBranchOrder, namesComment, tagIn } from './select';
 import { normaliseSpace, paragraphsOf } from './text';
 
 /**
@@ -10,7 +11,7 @@ export type MetaValues = Map<string, string>;
 /** First value of every <meta> by lower-cased `property`, `name` or `itemprop` (a property may list several names). */
 export function readMetaValues(doc: Document): MetaValues {
   const values: MetaValues = new Map();
-  for (const meta of Array.from(doc.getElementsByTagName('meta'))) {
+  for (const meta of Array.from(doc.querySelectorAll('meta'))) {
     const content = meta.getAttribute('content');
     if (content === null || content.trim() === '') continue;
     const keys = [meta.getAttribute('property'), meta.getAttribute('name'), meta.getAttribute('itemprop')]
@@ -54,7 +55,8 @@ export function readJsonLd(doc: Document, everyType = false): JsonObject[] {
       if (Array.isArray(value['@graph'])) value['@graph'].forEach(visit);
     }
   };
-  for (const script of Array.from(doc.querySelectorAll('script[type="application/ld+json" i]'))) {
+  // script[type="application/ld+json" i]
+  for (const script of Array.from(doc.querySelectorAll('script')).filter((element) => attributeIs(element, 'type', 'application/ld+json', ANY_CASE))) {
     const text = (script.textContent ?? '').replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, '').trim();
     if (!text) continue;
     try {
@@ -223,13 +225,30 @@ export function dateFromUrl(url: string): string | null {
   return dayFirst ? toIsoDate(`${dayFirst[3]}-${dayFirst[2].padStart(2, '0')}-${dayFirst[1].padStart(2, '0')}`) : null;
 }
 
+/**
+ * `time[pubdate][datetime], [itemprop="datePublished"][datetime], [itemprop="datePublished"][content], time.published[datetime],
+ * time.entry-date[datetime], [property~="schema:datePublished" i][content], [property~="schema:dateCreated" i][content]`
+ * (a list with `i` flags: every value in any case; the class selectors are confirmed by `matches`, their case rule depends
+ * on the document's mode).
+ */
+function declaresPublication(element: Element): boolean {
+  const isTime = element.localName === 'time';
+  if (element.hasAttribute('datetime') && ((isTime && element.hasAttribute('pubdate')) || attributeIs(element, 'itemprop', 'datepublished', ANY_CASE))) return true;
+  if (
+    element.hasAttribute('content') &&
+    (attributeIs(element, 'itemprop', 'datepublished', ANY_CASE) ||
+      attributeHasWord(element, 'property', 'schema:datepublished', ANY_CASE) ||
+      attributeHasWord(element, 'property', 'schema:datecreated', ANY_CASE))
+  )
+    return true;
+  return isTime && element.hasAttribute('datetime') && attributeContains(element, 'class', ['published', 'entry-date']) && element.matches('time.published, time.entry-date');
+}
+
 /** The datetime of the page's <time> element that most likely marks publication. */
 export function timeElementDate(doc: Document): string | null {
-  const preferred = doc.querySelector(
-    'time[pubdate][datetime], [itemprop="datePublished"][datetime], [itemprop="datePublished"][content], time.published[datetime], time.entry-date[datetime], ' +
-      '[property~="schema:datePublished" i][content], [property~="schema:dateCreated" i][content]',
-  );
-  const candidates = preferred ? [preferred] : Array.from(doc.querySelectorAll('time[datetime]')).slice(0, 3);
+  const elements = elementsOf(doc);
+  const preferred = elements.find(declaresPublication);
+  const candidates = preferred ? [preferred] : elements.filter((element) => element.localName === 'time' && element.hasAttribute('datetime')).slice(0, 3);
   for (const element of candidates) {
     const iso = toIsoDate(element.getAttribute('datetime') ?? element.getAttribute('content'));
     if (iso) return iso;
@@ -254,6 +273,8 @@ function isPlayerUrl(url: string): boolean {
   return true;
 }
 
+const PLAYER_TAGS = new Set(['video', 'iframe', 'embed', 'object']);
+
 /** og:video, <video>/<source>, JSON-LD VideoObject and embedded players (iframe/embed/object), absolute and deduplicated. */
 export function findVideos(doc: Document, values: MetaValues, jsonLd: JsonObject[], allJsonLd: JsonObject[], base: string): string[] {
   const found: string[] = [];
@@ -264,7 +285,14 @@ export function findVideos(doc: Document, values: MetaValues, jsonLd: JsonObject
   };
   for (const key of ['og:video:secure_url', 'og:video:url', 'og:video']) add(values.get(key));
   for (const url of jsonLdVideos(jsonLd, allJsonLd)) add(url);
-  for (const element of Array.from(doc.querySelectorAll('video, video source, iframe, embed, object, param[name="movie" i]'))) {
+  // video, video source, iframe, embed, object, param[name="movie" i]
+  const players = elementsOf(doc).filter(
+    (element) =>
+      tagIn(element, PLAYER_TAGS) ||
+      (element.localName === 'source' && !!element.parentElement && !!closestWhere(element.parentElement, (a) => a.localName === 'video')) ||
+      (element.localName === 'param' && attributeIs(element, 'name', 'movie', ANY_CASE)),
+  );
+  for (const element of players) {
     const tag = element.tagName.toLowerCase();
     if (tag === 'video' || tag === 'source') {
       add(element.getAttribute('src') ?? element.getAttribute('data-src'));
@@ -360,18 +388,34 @@ export function datesInText(text: string): string[] {
   return found;
 }
 
-const DATE_HOLDERS =
-  '[itemprop*="date" i], [class*="date" i], [id*="date" i], [class*="datum" i], [class*="time" i], [class*="posted" i], [class*="created" i], [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]';
+/**
+ * `[itemprop*="date" i], [class*="date" i], [id*="date" i], [class*="datum" i], [class*="time" i], [class*="posted" i], [class*="created" i],
+ * [class*="publish" i], [class*="byline" i], [class*="entry-meta" i], [class*="post-meta" i], [class*="meta" i], [class*="info" i]`, in this order
+ * (`matchingInBranchOrder`).
+ */
+const DATE_HOLDERS = [
+  ['itemprop', 'date'], ['class', 'date'], ['id', 'date'], ['class', 'datum'], ['class', 'time'], ['class', 'posted'], ['class', 'created'],
+  ['class', 'publish'], ['class', 'byline'], ['class', 'entry-meta'], ['class', 'post-meta'], ['class', 'meta'], ['class', 'info'],
+].map(([name, part]) => containsBranch(name!, part!));
 
-/** Elements whose name says they hold a date, where "28.01.22" is read as one. */
-const SHORT_DATE_HOLDERS = '[itemprop*="date" i], [class*="date" i], [class*="datum" i], [class*="created" i], [class*="posted" i], [class*="publish" i]';
+/**
+ * Elements whose name says they hold a date, where "28.01.22" is read as one:
+ * `[itemprop*="date" i], [class*="date" i], [class*="datum" i], [class*="created" i], [class*="posted" i], [class*="publish" i]`.
+ */
+const isShortDateHolder = (element: Element): boolean =>
+  attributeContains(element, 'itemprop', ['date']) || attributeContains(element, 'class', ['date', 'datum', 'created', 'posted', 'publish']);
+
+const COMMENT_TAGS = new Set(['footer', 'nav']);
+const NEAR_HEADLINE_TAGS = new Set(['h1', 'article', 'main']);
 
 /** A publication date written on the page: first in elements named for dates or post metadata, then in the text. */
 export function visibleDate(doc: Document): string | null {
   const root = doc.body;
   if (!root) return null;
-  const isComment = (element: Element): boolean => !!element.closest('[class*="comment" i], [id*="comment" i], footer, nav');
-  const holders = Array.from(root.querySelectorAll(DATE_HOLDERS))
+  // [class*="comment" i], [id*="comment" i], footer, nav
+  const isComment = (element: Element): boolean => !!closestWhere(element, (a) => namesComment(a) || tagIn(a, COMMENT_TAGS));
+  const elements = elementsOf(root);
+  const holders = matchingInBranchOrder(elements, DATE_HOLDERS)
     .slice(0, 300)
     .filter((element) => !isComment(element))
     .map((element) => ({ element, text: normaliseSpace(element.textContent ?? '') }))
@@ -382,10 +426,11 @@ export function visibleDate(doc: Document): string | null {
   }
   // a full date anywhere in them is stronger evidence than a two-digit year (an event's "19.1.23" in a teaser)
   for (const { element, text } of holders) {
-    const short = element.matches(SHORT_DATE_HOLDERS) ? shortYearDate(text) : null;
+    const short = isShortDateHolder(element) ? shortYearDate(text) : null;
     if (short) return short;
   }
-  for (const heading of Array.from(root.querySelectorAll('h1, article, main, [role="main"]')).slice(0, 3)) {
+  // h1, article, main, [role="main"]
+  for (const heading of elements.filter((element) => tagIn(element, NEAR_HEADLINE_TAGS) || attributeIs(element, 'role', 'main', EXACT)).slice(0, 3)) {
     // near the headline: the text that follows it, as far as the first few paragraphs
     const container = heading.tagName === 'H1' ? heading.parentElement : heading;
     if (!container || isComment(container)) continue;

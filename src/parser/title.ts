@@ -1,4 +1,5 @@
 import { absoluteUrl, firstMeta, jsonLdPublisher, jsonLdString, type MetaValues } from './metadata';
+import { attributeIs, closestWhere, EXACT, linkWithRel, tagIn } from './select';
 import { normaliseSpace } from './text';
 
 /** Title from social-media tags, falling back to JSON-LD and <title>, with a trailing/leading site name trimmed. */
@@ -120,13 +121,20 @@ function headlineText(heading: Element): string {
   return rest.length > kickerText.length ? rest : full;
 }
 
+const HEADER_TAGS = new Set(['header', 'nav']);
+const ARTICLE_TAGS = new Set(['article', 'main']);
+/** `header, nav, [role="banner"]` */
+const isPageHeader = (element: Element): boolean => tagIn(element, HEADER_TAGS) || attributeIs(element, 'role', 'banner', EXACT);
+/** `article, main, [role="main"]` */
+const isArticleFrame = (element: Element): boolean => tagIn(element, ARTICLE_TAGS) || attributeIs(element, 'role', 'main', EXACT);
+
 /** The page's visible headings that may name the article: its h1s, then its h2s (first few, short enough to be a title). */
 export function headingTexts(doc: Document): { h1s: string[]; h2s: string[] } {
   const texts = (selector: string): string[] =>
     Array.from(doc.querySelectorAll(selector))
       .slice(0, 8)
       // a site's logo or name: a heading in the page's own header or navigation, or one that links to the home page
-      .filter((h) => !(h.closest('header, nav, [role="banner"]') && !h.closest('article, main, [role="main"]')))
+      .filter((h) => !(closestWhere(h, isPageHeader) && !closestWhere(h, isArticleFrame)))
       .filter((h) => {
         const link = h.querySelector('a[href]');
         return !(link && /^(?:\/|https?:\/\/[^/]+\/?)$/.test(link.getAttribute('href') ?? ''));
@@ -242,7 +250,7 @@ export interface TitleInputs {
 
 /** The host the page declares as its own (link rel=canonical, else og:url), or null. */
 function declaredHost(doc: Document, values: MetaValues): string | null {
-  const declared = absoluteUrl(doc.querySelector('link[rel~="canonical" i][href]')?.getAttribute('href'), doc.URL) ?? absoluteUrl(values.get('og:url'), doc.URL);
+  const declared = absoluteUrl(linkWithRel(doc, 'canonical')?.getAttribute('href'), doc.URL) ?? absoluteUrl(values.get('og:url'), doc.URL);
   return declared ? new URL(declared).hostname : null;
 }
 
