@@ -89,7 +89,7 @@ export interface QueryStages {
   searchShared: (handle: number, query: Float32Array, k: number, nprobe: number, rows: StoreRows) => { labels: BigInt64Array; distances: Float32Array } | null;
 }
 
-/** An approximate index searched by the pool thread: `fetch` labels at `nprobe`, then re-scored exactly. */
+/** An approximate index searched by the pool thread: `fetch` labels at `nprobe`, scored exactly (by the search itself when `index.scoresRows`). */
 export interface ApproximateSearch {
   index: SharedApproximate;
   fetch: number;
