@@ -2,8 +2,9 @@
 // side by side, shortlist a little more than the answers wanted; the shortlist is scored from the key's own float32 rows
 // (the shared store the exact scan reads) by the vector kernel's inner product (dot.h): exact scores, the same to the
 // bit as the kernel's scan gives them (same operations in the same order, built without fused multiply-add). The
-// rows are the one float32 copy of each vector, and lie anywhere in the store: reading every listed row cost ~110 ns
-// a row at 82k, the codes ~15 (docs/decisions/vector.md, "Lists scored from the store's rows").
+// rows are the one float32 copy of each vector, and lie anywhere in the store: at 82k reading every listed row cost
+// ~100 ns a row, a code ~20 (bench/probes/ivf-codes-shortlist.js; docs/decisions/vector.md, "The lists' codes
+// shortlist the rows").
 #ifndef KINDRED_IVF_ROWS_SCAN_H
 #define KINDRED_IVF_ROWS_SCAN_H
 
@@ -54,29 +55,31 @@ constexpr size_t CODE_SHORTLIST_MIN_EXTRA = 64;
 
 using Hit = std::pair<float, int64_t>;
 
-// The k best hits seen (score descending, ties by label: a strict order, so the same k whatever order they come in),
+// Hits best first: score descending, ties by label (a strict order).
+struct BetterHit {
+  bool operator()(const Hit& a, const Hit& b) const { return a.first > b.first || (a.first == b.first && a.second < b.second); }
+};
+
+// The k best hits seen (BetterHit's strict order, so the same k whatever order they come in),
 // best first once `sorted` is called: hits that beat the k-th best so far are held, cut back to the k best when 2k are
 // held (the WASM kernel's kv_topk does the same).
 class BestHits {
  public:
   explicit BestHits(size_t k) : want_(k) { held_.reserve(2 * k); }
   void offer(float score, int64_t label) {
-    if (held_.size() >= want_ && !Better()(Hit{score, label}, kth_)) return;
+    if (held_.size() >= want_ && !BetterHit()(Hit{score, label}, kth_)) return;
     held_.emplace_back(score, label);
     if (held_.size() == 2 * want_) cut();
   }
   std::vector<Hit>& sorted() {
     if (held_.size() > want_) cut();
-    std::sort(held_.begin(), held_.end(), Better());
+    std::sort(held_.begin(), held_.end(), BetterHit());
     return held_;
   }
 
  private:
-  struct Better {
-    bool operator()(const Hit& a, const Hit& b) const { return a.first > b.first || (a.first == b.first && a.second < b.second); }
-  };
   void cut() {
-    std::nth_element(held_.begin(), held_.begin() + (want_ - 1), held_.end(), Better());
+    std::nth_element(held_.begin(), held_.begin() + (want_ - 1), held_.end(), BetterHit());
     held_.resize(want_);
     kth_ = held_[want_ - 1];  // nth_element put the k-th best there
   }
@@ -87,8 +90,8 @@ class BestHits {
 
 // A query's inner product with FAISS's 8-bit codes (QT_8bit: component i decodes to vmin[i] + (c + 0.5) / 255 *
 // vdiff[i]), folded into one weight a component and a constant: q·x = base + Σ weight[i] c[i]. The weights are
-// rounded to 16-bit integers (a shortlist's scores: the rounding moves a score by ~1e-4 of its spread, far less than
-// the codes' own rounding), so a row's 64 components are eight multiply-adds of integers.
+// rounded to 16-bit integers (each off by at most half a unit, 1/32767 of the largest or less: only the shortlist's
+// order depends on it, and its rows are scored exactly), so a row's 64 components are eight multiply-adds of integers.
 class CodeScorer {
  public:
   // Null when the index's codes are not 8-bit per-component ones, or decode otherwise than assumed (checked on one code).
@@ -158,8 +161,7 @@ inline void nearest_lists(const faiss::IndexIVF& ivf, const float* query, size_t
   std::vector<Hit> all(n);
   for (size_t c = 0; c < n; c++) all[c] = {dot(centroids + c * d, query, static_cast<int>(d)), static_cast<int64_t>(c)};
   const size_t keep = std::min(probes, n);
-  const auto better = [](const Hit& a, const Hit& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
-  if (keep < n) std::nth_element(all.begin(), all.begin() + (keep - 1), all.end(), better);
+  if (keep < n) std::nth_element(all.begin(), all.begin() + (keep - 1), all.end(), BetterHit());
   for (size_t i = 0; i < probes; i++) {
     scores[i] = i < keep ? all[i].first : -std::numeric_limits<float>::max();
     lists[i] = i < keep ? all[i].second : -1;

@@ -4,7 +4,7 @@ import { denseCentroid, sparseCentroid } from '../embedding/centroid';
 import { unpackSparse, type SparseVector } from '../embedding/sparse';
 import { descendingBits, POSITION_RANGE } from './rank';
 import type { SharedApproximate } from './approximate';
-import type { StoreRows } from './faiss-addon';
+import type { FaissSearchResult, StoreRows } from './faiss-addon';
 import { i32View } from './views';
 import { scoreRowsInto } from './dense-kernel';
 import type { KernelExports } from './kernel';
@@ -86,7 +86,7 @@ export type Embed = (model: SerializedModel, texts: string[]) => { vector: Float
 export interface QueryStages {
   rerank: Rerank;
   embed: Embed;
-  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number, rows: StoreRows) => { labels: BigInt64Array; distances: Float32Array } | null;
+  searchShared: (handle: number, query: Float32Array, k: number, nprobe: number, rows: StoreRows) => FaissSearchResult | null;
 }
 
 /** An approximate index searched by the pool thread: `fetch` labels at `nprobe`, scored exactly (by the search itself when `index.scoresRows`). */
@@ -243,7 +243,8 @@ function approximateShortlist(task: QueryTask, search: ApproximateSearch, vector
     rows[n] = row;
     scores[n++] = found.distances[i]!;
   }
-  if (!search.index.scoresRows) return scoreRows(task, rows.subarray(0, n));
+  // FAISS's own scores (an index that is not IVF): the listed rows scored here, the written ones already are
+  if (!search.index.scoresRows) scores.set(scoreRows(task, rows.subarray(written.rows.length, n)).scores, written.rows.length);
   return { rows: rows.subarray(0, n), scores: scores.subarray(0, n) };
 }
 

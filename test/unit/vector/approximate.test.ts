@@ -6,7 +6,7 @@ import { VectorIndex, type ApproximateTrial } from '../../../src/vector';
 import { WorkerPool } from '../../../src/pool';
 import { loadFaissAddon, type FaissAddon } from '../../../src/vector/faiss-addon';
 import { scoreRowsInto } from '../../../src/vector/dense-kernel';
-import { randomUnit, referenceTopK, rng } from './helpers';
+import { dot, randomUnit, referenceTopK, rng } from './helpers';
 
 /** Clustered data (where IVF does well): 50 centres, points = centre + small noise. */
 function clustered(n: number, dim: number, seed: number): Map<string, Float32Array> {
@@ -340,6 +340,34 @@ async function builtIndex(rows: number, dim: number, seed: number, minRows: numb
     assert.ok(loaded.size > 0);
     loaded.close();
     index.close();
+  });
+
+  it('is searched by a pool thread itself with FAISS\'s own scores (HNSW): each hit scored exactly from the rows, writes included', async () => {
+    const pool = new WorkerPool({ threads: 2 });
+    try {
+      const dim = 24;
+      const data = clustered(3000, dim, 33);
+      const index = new VectorIndex(dim, { pool, approximate: { minRows: 1000, description: 'IDMap,HNSW16_SQ8' } });
+      for (const [id, v] of data) index.upsert(id, v);
+      await index.flushApproximate();
+      assert.equal(index.approximateState, 'ready');
+      const normalised = new Map([...data].map(([id, v]) => [id, normalisedCopy(v)]));
+      const next = rng(34);
+      for (let i = 0; i < 10; i++) {
+        const q = randomUnit(dim, next);
+        const got = await index.query(q, 10);
+        assert.equal(got.length, 10);
+        for (const hit of got) assert.ok(Math.abs(hit.score - dot(normalised.get(hit.id)!, q)) < 1e-5, `${hit.id}: the row's own score`);
+      }
+      const q = randomUnit(dim, next);
+      index.upsert('fresh', q);
+      const [first] = await index.query(q, 1);
+      assert.equal(first!.id, 'fresh');
+      assert.ok(Math.abs(first!.score - 1) < 1e-5);
+      index.close();
+    } finally {
+      await pool.close();
+    }
   });
 
   it('is searched by a pool thread itself (query): the answers of the main thread\'s search, writes included', async () => {
