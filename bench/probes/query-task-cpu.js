@@ -40,7 +40,7 @@ const pool = { threads: 1, runBatched: async (_name, task) => answerQuery(task, 
   const [tenant] = fs.readdirSync(path.join(dataDir, 'index')).filter((f) => fs.statSync(path.join(dataDir, 'index', f)).isDirectory());
   const { model, index } = await loadContentSnapshot(path.join(dataDir, 'index', tenant), { pool });
   while (index.approximateState !== 'ready') await new Promise((r) => setTimeout(r, 50));
-  const ids = [...index.ids()];
+  const ids = [...index.ids()].sort(); // the same queries whatever order the rows lie in
   const second = usesSecondStage(model) ? { model, candidates: modelInfo(model).shape.candidates } : undefined;
   const queries = Array.from({ length: Number(queriesArg) }, (_, i) => ids[(i * 7919) % ids.length]);
   const ask = (id, opts) => {
@@ -70,7 +70,8 @@ const pool = { threads: 1, runBatched: async (_name, task) => answerQuery(task, 
       kept += got.filter((h) => want.has(h.id)).length; total += truth[i].length;
     });
     const n = queries.length;
-    console.log(`nprobe ${nprobe ?? `tuned (${tuned ?? '?'})`}: CPU µs a query ${(best.cpu / n).toFixed(0)} (search ${(best.search / n).toFixed(0)}, rerank ${(best.rerank / n).toFixed(0)}), recall@10 of the final answers ${truth.length ? (kept / total).toFixed(4) : '-'} over ${n}`);
+    const digest = require('crypto').createHash('sha1').update(JSON.stringify(best.answers)).digest('hex').slice(0, 12);
+    console.log(`nprobe ${nprobe ?? `tuned (${tuned ?? '?'})`}: answers ${digest}, CPU µs a query ${(best.cpu / n).toFixed(0)} (search ${(best.search / n).toFixed(0)}, rerank ${(best.rerank / n).toFixed(0)}), recall@10 of the final answers ${truth.length ? (kept / total).toFixed(4) : '-'} over ${n}`);
   }
   process.exit(0);
 })();
