@@ -51,7 +51,8 @@ const pool = { threads: 1, runBatched: async (_name, task) => answerQuery(task, 
   // PROBE_NO_TRUTH=1: no exact answers (a profile of the approximate queries alone)
   const truth = [];
   if (!process.env.PROBE_NO_TRUTH) for (const id of queries) truth.push(await ask(id, { exact: true }));
-  const tuned = JSON.parse(fs.readFileSync(path.join(dataDir, 'index', tenant, 'vectors.snapshot')).subarray(12, 12 + fs.readFileSync(path.join(dataDir, 'index', tenant, 'vectors.snapshot')).readUInt32LE(8)).toString()).extra?.ann?.nprobe;
+  const snapshot = fs.readFileSync(path.join(dataDir, 'index', tenant, 'vectors.snapshot'));
+  const tuned = JSON.parse(snapshot.subarray(12, 12 + snapshot.readUInt32LE(8)).toString('utf8')).extra?.ann?.nprobe;
   const probes = probesArg.split(',').map((p) => (p === 'tuned' ? undefined : Number(p)));
   for (const nprobe of probes) {
     let best = { cpu: Infinity };
