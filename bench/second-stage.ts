@@ -14,6 +14,7 @@
  *   BENCH_WEIGHTS='{"λ 1": {"denseWeight": 1}}'   (the service's second stage with other weights)
  *   BENCH_MODEL_REORDERS='^fusion'   (these VARIANT_REORDERS on each model variant; 0: the second stage only)
  *   BENCH_CHECKS=1   (label-free checks on the train documents instead of precision: see `checks`)
+ *   BENCH_DOC='^expansion'   (these DOC_VARIANTS: train rows transformed at fit time, queries unchanged; 0: none)
  */
 import os from 'node:os';
 import {
@@ -24,6 +25,9 @@ import type { LsaModel } from '../src/embedding/model';
 import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
 import { debianTwins, newsgroups, reuters, type CorpusSplit } from './corpora';
+import {
+  clusterCentroids, expandedByNeighbours, firstNeighbours, nearestNeighbours, sharedNeighbourScores, smoothedByClusters, type Neighbours,
+} from './neighbourhood';
 import { denseTopK, TfidfBaselineRanker } from './quality';
 
 const CANDIDATES = (process.env.BENCH_CANDIDATES ?? '100,200,400,800').split(',').filter(Boolean).map(Number);
@@ -494,6 +498,105 @@ const VARIANT_REORDERS: Record<string, Reorder> = {
   'fusion: service no dense terms + dense, k 3 α 0 μ 2': fusion({ denseWeight: 0, denseFeedbackWeight: 0 }, { k: 3, alpha: 0, mu: 2 }),
 };
 
+/** Each train row's 20 nearest train rows by dense cosine (cached per embedding). */
+const neighbourCache = new WeakMap<Embedded, Neighbours>();
+const MAX_NEIGHBOURS = 20;
+
+function neighboursOf(e: Embedded, k: number): Neighbours {
+  let all = neighbourCache.get(e);
+  if (!all) {
+    const started = performance.now();
+    neighbourCache.set(e, (all = nearestNeighbours(e.train.vectors, e.model.dim, MAX_NEIGHBOURS)));
+    console.error(`neighbours of ${e.train.vectors.length / e.model.dim} rows: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return firstNeighbours(all, k);
+}
+
+/** The model's own ranking of the first `n` candidates: the second stage's scores, or the dense scores for dense-only keys. */
+function modelScores(e: Embedded, q: number, c: Candidates, n: number): Float32Array {
+  const rows = c.rows.slice(0, n);
+  if (!e.model.shape?.secondStage) return Float32Array.from(c.dense.subarray(0, n));
+  return rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+    ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
+  });
+}
+
+/**
+ * Shared-nearest-neighbour re-ranking (issue 32, eighth session): the model's scores + γ · the share of the query's
+ * best `top` (by those scores) among the candidate's k stored neighbours.
+ */
+function sharedNeighbours(k: number, top: number, gamma: number): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = modelScores(e, q, c, n);
+    const best = rankByScore(scores).slice(0, top).map((i) => rows[i]!);
+    const shared = sharedNeighbourScores(rows, best, neighboursOf(e, k));
+    return rankByScore(scores.map((s, i) => s + gamma * shared[i]!)).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/** The model's own ranking (second stage or dense only), to compare the document-side variants with. */
+const modelRanking: Reorder = (e, q, c, n) => rankByScore(modelScores(e, q, c, n)).slice(0, 10).map((i) => c.rows[i]!);
+
+/** Train rows transformed at fit time (issue 32, eighth session); queries and the second stage unchanged. */
+type DocTransform = (e: Embedded) => Float32Array;
+
+const clusterCache = new WeakMap<Embedded, Map<number, Float32Array>>();
+
+function centroidsOf(e: Embedded, clusters: (n: number) => number): Float32Array {
+  const n = e.train.vectors.length / e.model.dim;
+  const k = Math.max(2, Math.round(clusters(n)));
+  let byK = clusterCache.get(e);
+  if (!byK) clusterCache.set(e, (byK = new Map()));
+  let centroids = byK.get(k);
+  if (!centroids) {
+    const started = performance.now();
+    byK.set(k, (centroids = clusterCentroids(e.train.vectors, e.model.dim, k)));
+    console.error(`k-means ${k} clusters of ${n} rows: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return centroids;
+}
+
+const clusterSmoothing = (clusters: (n: number) => number, beta: number, normalise: boolean): DocTransform => (e) =>
+  smoothedByClusters(e.train.vectors, e.model.dim, centroidsOf(e, clusters), beta, normalise);
+
+const expansion = (k: number, weight: number): DocTransform => (e) =>
+  expandedByNeighbours(e.train.vectors, e.model.dim, neighboursOf(e, k), weight);
+
+const DOC_VARIANTS: Record<string, DocTransform> = {
+  'cluster smoothing √n, β 0.25': clusterSmoothing(Math.sqrt, 0.25, false),
+  'cluster smoothing √n, β 0.5': clusterSmoothing(Math.sqrt, 0.5, false),
+  'cluster smoothing √n, β 1': clusterSmoothing(Math.sqrt, 1, false),
+  'cluster smoothing n/50, β 0.25': clusterSmoothing((n) => n / 50, 0.25, false),
+  'cluster smoothing n/50, β 0.5': clusterSmoothing((n) => n / 50, 0.5, false),
+  'cluster smoothing n/50, β 1': clusterSmoothing((n) => n / 50, 1, false),
+  'cluster smoothing n/20, β 0.25': clusterSmoothing((n) => n / 20, 0.25, false),
+  'cluster smoothing n/20, β 0.5': clusterSmoothing((n) => n / 20, 0.5, false),
+  'cluster smoothing n/20, β 1': clusterSmoothing((n) => n / 20, 1, false),
+  'cluster smoothing n/50, β 0.5, normalised': clusterSmoothing((n) => n / 50, 0.5, true),
+  'expansion k 5, w 0.2': expansion(5, 0.2),
+  'expansion k 5, w 0.35': expansion(5, 0.35),
+  'expansion k 5, w 0.5': expansion(5, 0.5),
+  'expansion k 10, w 0.2': expansion(10, 0.2),
+  'expansion k 10, w 0.35': expansion(10, 0.35),
+  'expansion k 10, w 0.5': expansion(10, 0.5),
+  'expansion k 20, w 0.2': expansion(20, 0.2),
+  'expansion k 20, w 0.35': expansion(20, 0.35),
+  'expansion k 20, w 0.5': expansion(20, 0.5),
+};
+
+const SNN_REORDERS: Record<string, Reorder> = {
+  'model ranking (check)': modelRanking,
+  'SNN k 10, top 10, γ 0.02': sharedNeighbours(10, 10, 0.02),
+  'SNN k 10, top 10, γ 0.05': sharedNeighbours(10, 10, 0.05),
+  'SNN k 10, top 10, γ 0.1': sharedNeighbours(10, 10, 0.1),
+  'SNN k 20, top 20, γ 0.02': sharedNeighbours(20, 20, 0.02),
+  'SNN k 20, top 20, γ 0.05': sharedNeighbours(20, 20, 0.05),
+  'SNN k 20, top 20, γ 0.1': sharedNeighbours(20, 20, 0.1),
+  'SNN k 10, top 5, γ 0.05': sharedNeighbours(10, 5, 0.05),
+  'SNN k 20, top 10, γ 0.05': sharedNeighbours(20, 10, 0.05),
+};
+
 /** BENCH_WEIGHTS='{"name": {"denseWeight": 1}, …}': the service's second stage with other weights (RerankOptions). */
 const WEIGHT_VARIANTS = JSON.parse(process.env.BENCH_WEIGHTS ?? '{}') as Record<string, Partial<RerankOptions>>;
 
@@ -623,7 +726,18 @@ async function main(): Promise<void> {
     };
     report('dense only', 10, denseOnly);
     for (const n of CANDIDATES) report('second stage (model weights)', n, secondStage());
-    if (VARIANTS) {
+    const docOnly = process.env.BENCH_DOC;
+    if (docOnly && docOnly !== '0') {
+      const n = Math.max(...VARIANT_CANDIDATES);
+      for (const [name, reorder] of Object.entries(SNN_REORDERS)) if (new RegExp(docOnly).test(name)) report(name, n, reorder);
+      for (const [name, transform] of Object.entries(DOC_VARIANTS)) {
+        if (!new RegExp(docOnly).test(name)) continue;
+        const e: Embedded = { ...chosen, train: { ...chosen.train, vectors: transform(chosen) } };
+        const c = candidatesOf(e, n);
+        report(`${name}: dense only`, 10, denseOnly, e, c);
+        if (shape.secondStage) report(`${name}: second stage`, n, secondStage(), e, c);
+      }
+    } else if (VARIANTS) {
       for (const [name, b] of Object.entries(VARIANT_BLENDS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
       for (const [name, reorder] of Object.entries(VARIANT_REORDERS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, reorder);
       for (const [name, change] of Object.entries(WEIGHT_VARIANTS)) for (const n of VARIANT_CANDIDATES) report(`weights ${name}`, n, secondStage(change));
