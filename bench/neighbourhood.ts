@@ -4,6 +4,7 @@
  * re-rankings built on them (cluster smoothing, document expansion by neighbours, shared-nearest-neighbour scores).
  */
 import { kmeans } from '../src/clustering/kmeans';
+import type { SparseVector } from '../src/embedding';
 
 /** Each row's `k` nearest other rows (row-major n × k, best first) and their cosines. */
 export interface Neighbours {
@@ -126,4 +127,27 @@ export function sharedNeighbourScores(candidates: readonly number[], best: reado
     out[i] = shared / Math.max(1, Math.min(neighbours.k, best.length));
   });
   return out;
+}
+
+/**
+ * Document expansion in the second stage's term space: each row's TF-IDF terms mixed with the mean of its k nearest
+ * rows' terms, (1 − w) · own + w · mean, the `cap(own length)` heaviest terms kept, L2-normalised.
+ */
+export function expandedSparse(
+  rows: readonly SparseVector[], neighbours: Neighbours, weight: number, cap: (length: number) => number,
+): SparseVector[] {
+  return rows.map((own, i) => {
+    const mixed = new Map<number, number>();
+    own.ids.forEach((id, t) => mixed.set(id, (1 - weight) * own.weights[t]!));
+    const near: number[] = [];
+    for (let t = 0; t < neighbours.k; t++) if (neighbours.ids[i * neighbours.k + t]! >= 0) near.push(neighbours.ids[i * neighbours.k + t]!);
+    for (const r of near) {
+      const v = rows[r]!;
+      v.ids.forEach((id, t) => mixed.set(id, (mixed.get(id) ?? 0) + (weight / near.length) * v.weights[t]!));
+    }
+    const kept = [...mixed].sort((x, y) => y[1] - x[1]).slice(0, Math.max(1, Math.round(cap(own.ids.length))));
+    kept.sort((x, y) => x[0] - y[0]);
+    const norm = Math.hypot(...kept.map(([, w]) => w)) || 1;
+    return { ids: Uint32Array.from(kept, ([id]) => id), weights: Float32Array.from(kept, ([, w]) => w / norm) };
+  });
 }

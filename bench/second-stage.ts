@@ -26,7 +26,7 @@ import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
 import { debianTwins, newsgroups, reuters, type CorpusSplit } from './corpora';
 import {
-  clusterCentroids, expandedByNeighbours, firstNeighbours, nearestNeighbours, sharedNeighbourScores, smoothedByClusters, type Neighbours,
+  clusterCentroids, expandedByNeighbours, expandedSparse, firstNeighbours, nearestNeighbours, sharedNeighbourScores, smoothedByClusters, type Neighbours,
 } from './neighbourhood';
 import { denseTopK, TfidfBaselineRanker } from './quality';
 
@@ -500,7 +500,7 @@ const VARIANT_REORDERS: Record<string, Reorder> = {
 
 /** Each train row's 20 nearest train rows by dense cosine (cached per embedding). */
 const neighbourCache = new WeakMap<Embedded, Neighbours>();
-const MAX_NEIGHBOURS = 20;
+const MAX_NEIGHBOURS = Number(process.env.BENCH_MAX_NEIGHBOURS ?? 20);
 
 function neighboursOf(e: Embedded, k: number): Neighbours {
   let all = neighbourCache.get(e);
@@ -539,7 +539,7 @@ function sharedNeighbours(k: number, top: number, gamma: number): Reorder {
 const modelRanking: Reorder = (e, q, c, n) => rankByScore(modelScores(e, q, c, n)).slice(0, 10).map((i) => c.rows[i]!);
 
 /** Train rows transformed at fit time (issue 32, eighth session); queries and the second stage unchanged. */
-type DocTransform = (e: Embedded) => Float32Array;
+type DocTransform = (e: Embedded) => Partial<Embedded['train']>;
 
 const clusterCache = new WeakMap<Embedded, Map<number, Float32Array>>();
 
@@ -558,10 +558,40 @@ function centroidsOf(e: Embedded, clusters: (n: number) => number): Float32Array
 }
 
 const clusterSmoothing = (clusters: (n: number) => number, beta: number, normalise: boolean): DocTransform => (e) =>
-  smoothedByClusters(e.train.vectors, e.model.dim, centroidsOf(e, clusters), beta, normalise);
+  ({ vectors: smoothedByClusters(e.train.vectors, e.model.dim, centroidsOf(e, clusters), beta, normalise) });
 
-const expansion = (k: number, weight: number): DocTransform => (e) =>
-  expandedByNeighbours(e.train.vectors, e.model.dim, neighboursOf(e, k), weight);
+const expansion = (k: number, weight: number, refined = false): DocTransform => (e) =>
+  ({ vectors: expandedByNeighbours(e.train.vectors, e.model.dim, refined ? refinedNeighboursOf(e, k) : neighboursOf(e, k), weight) });
+
+/**
+ * Each train row's k nearest by the second stage's own document similarity: its MAX_NEIGHBOURS nearest by dense
+ * cosine re-scored by TF-IDF cosine + 0.6 · dense cosine.
+ */
+function refinedNeighboursOf(e: Embedded, k: number): Neighbours {
+  const all = neighboursOf(e, MAX_NEIGHBOURS);
+  const n = all.ids.length / all.k;
+  const ids = new Int32Array(n * k);
+  const sims = new Float32Array(n * k);
+  for (let i = 0; i < n; i++) {
+    const scored: Array<[number, number]> = [];
+    for (let t = 0; t < all.k; t++) {
+      const r = all.ids[i * all.k + t]!;
+      if (r >= 0) scored.push([r, sparseDot(e.train.sparse[i]!, e.train.sparse[r]!) + 0.6 * all.sims[i * all.k + t]!]);
+    }
+    scored.sort((x, y) => y[1] - x[1]);
+    for (let t = 0; t < k; t++) {
+      ids[i * k + t] = scored[t]?.[0] ?? -1;
+      sims[i * k + t] = scored[t]?.[1] ?? 0;
+    }
+  }
+  return { k, ids, sims };
+}
+
+/** Expansion of the second stage's terms (the `cap` heaviest of the mix kept), and of the dense rows when `dense` is given. */
+const termExpansion = (k: number, weight: number, cap: (length: number) => number, dense?: { k: number; weight: number }): DocTransform => (e) => ({
+  sparse: expandedSparse(e.train.sparse, neighboursOf(e, k), weight, cap),
+  ...(dense ? expansion(dense.k, dense.weight)(e) : {}),
+});
 
 const DOC_VARIANTS: Record<string, DocTransform> = {
   'cluster smoothing √n, β 0.25': clusterSmoothing(Math.sqrt, 0.25, false),
@@ -583,6 +613,21 @@ const DOC_VARIANTS: Record<string, DocTransform> = {
   'expansion k 20, w 0.2': expansion(20, 0.2),
   'expansion k 20, w 0.35': expansion(20, 0.35),
   'expansion k 20, w 0.5': expansion(20, 0.5),
+  'expansion k 5, w 0.5, refined neighbours': expansion(5, 0.5, true),
+  'expansion k 10, w 0.5, refined neighbours': expansion(10, 0.5, true),
+  'expansion k 10, w 0.35, refined neighbours': expansion(10, 0.35, true),
+  'expansion k 3, w 0.5, refined neighbours': expansion(3, 0.5, true),
+  'expansion k 7, w 0.5, refined neighbours': expansion(7, 0.5, true),
+  'expansion k 5, w 0.6, refined neighbours': expansion(5, 0.6, true),
+  'expansion k 5, w 0.4, refined neighbours': expansion(5, 0.4, true),
+  'term expansion k 5, w 0.2, own length': termExpansion(5, 0.2, (l) => l),
+  'term expansion k 5, w 0.35, own length': termExpansion(5, 0.35, (l) => l),
+  'term expansion k 10, w 0.2, own length': termExpansion(10, 0.2, (l) => l),
+  'term expansion k 10, w 0.35, own length': termExpansion(10, 0.35, (l) => l),
+  'term expansion k 10, w 0.5, own length': termExpansion(10, 0.5, (l) => l),
+  'term expansion k 10, w 0.35, 1.5 × length': termExpansion(10, 0.35, (l) => 1.5 * l),
+  'term expansion k 10, w 0.35, all terms': termExpansion(10, 0.35, () => Infinity),
+  'term expansion k 10, w 0.35, own length, dense k 10 w 0.5': termExpansion(10, 0.35, (l) => l, { k: 10, weight: 0.5 }),
 };
 
 const SNN_REORDERS: Record<string, Reorder> = {
@@ -732,10 +777,11 @@ async function main(): Promise<void> {
       for (const [name, reorder] of Object.entries(SNN_REORDERS)) if (new RegExp(docOnly).test(name)) report(name, n, reorder);
       for (const [name, transform] of Object.entries(DOC_VARIANTS)) {
         if (!new RegExp(docOnly).test(name)) continue;
-        const e: Embedded = { ...chosen, train: { ...chosen.train, vectors: transform(chosen) } };
+        const e: Embedded = { ...chosen, train: { ...chosen.train, ...transform(chosen) } };
         const c = candidatesOf(e, n);
         report(`${name}: dense only`, 10, denseOnly, e, c);
         if (shape.secondStage) report(`${name}: second stage`, n, secondStage(), e, c);
+        if (shape.secondStage) for (const [weights, change] of Object.entries(WEIGHT_VARIANTS)) report(`${name}: second stage, ${weights}`, n, secondStage(change), e, c);
       }
     } else if (VARIANTS) {
       for (const [name, b] of Object.entries(VARIANT_BLENDS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
