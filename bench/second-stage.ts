@@ -506,8 +506,11 @@ function neighboursOf(e: Embedded, k: number): Neighbours {
   let all = neighbourCache.get(e);
   if (!all) {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     neighbourCache.set(e, (all = nearestNeighbours(e.train.vectors, e.model.dim, MAX_NEIGHBOURS)));
-    console.error(`neighbours of ${e.train.vectors.length / e.model.dim} rows: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const used = process.cpuUsage(cpu);
+    console.error(`neighbours of ${e.train.vectors.length / e.model.dim} rows: ${((performance.now() - started) / 1000).toFixed(1)} s wall, ` +
+      `${((used.user + used.system) / 1e6).toFixed(1)} s CPU; the model's fit: ${e.model.shape?.check?.fitMs ?? '?'} ms wall`);
   }
   return firstNeighbours(all, k);
 }
@@ -594,6 +597,7 @@ const termExpansion = (k: number, weight: number, cap: (length: number) => numbe
 });
 
 const DOC_VARIANTS: Record<string, DocTransform> = {
+  'unchanged rows': () => ({}),
   'cluster smoothing √n, β 0.25': clusterSmoothing(Math.sqrt, 0.25, false),
   'cluster smoothing √n, β 0.5': clusterSmoothing(Math.sqrt, 0.5, false),
   'cluster smoothing √n, β 1': clusterSmoothing(Math.sqrt, 1, false),
@@ -631,7 +635,6 @@ const DOC_VARIANTS: Record<string, DocTransform> = {
 };
 
 const SNN_REORDERS: Record<string, Reorder> = {
-  'model ranking (check)': modelRanking,
   'SNN k 10, top 10, γ 0.02': sharedNeighbours(10, 10, 0.02),
   'SNN k 10, top 10, γ 0.05': sharedNeighbours(10, 10, 0.05),
   'SNN k 10, top 10, γ 0.1': sharedNeighbours(10, 10, 0.1),
@@ -649,20 +652,32 @@ interface Measured {
   precision: number;
   /** CPU milliseconds of reordering per query, median (this thread; wall time on a loaded machine is the scheduler's) */
   p50: number;
+  /** each query's hits in its top 10 */
+  hits: Uint8Array;
+}
+
+/** The mean per-query difference of precision@10 between two runs on the same queries, and its standard error. */
+function pairedDifference(a: Uint8Array, b: Uint8Array): { mean: number; se: number } {
+  const d = Array.from(a, (x, i) => (x - b[i]!) / 10);
+  const mean = d.reduce((s, x) => s + x, 0) / d.length;
+  const variance = d.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, d.length - 1);
+  return { mean, se: Math.sqrt(variance / d.length) };
 }
 
 function measure(split: CorpusSplit, e: Embedded, candidates: Candidates[], n: number, reorder: Reorder): Measured {
   let hits = 0;
+  const perQuery = new Uint8Array(candidates.length);
   const times: number[] = [];
   candidates.forEach((c, q) => {
     const started = process.cpuUsage();
     const top = reorder(e, q, c, n);
     const used = process.cpuUsage(started);
     times.push((used.user + used.system) / 1000);
-    for (const r of top) if (split.train[r]!.label === split.test[q]!.label) hits++;
+    for (const r of top) if (split.train[r]!.label === split.test[q]!.label) perQuery[q]!++;
+    hits += perQuery[q]!;
   });
   times.sort((a, b) => a - b);
-  return { precision: hits / (candidates.length * 10), p50: times[Math.floor(times.length / 2)] ?? 0 };
+  return { precision: hits / (candidates.length * 10), p50: times[Math.floor(times.length / 2)] ?? 0, hits: perQuery };
 }
 
 async function tfidfBaseline(split: CorpusSplit): Promise<number> {
@@ -763,17 +778,24 @@ async function main(): Promise<void> {
     console.log('');
     console.log(row(['baselines', ...baselines.map(([n, p]) => `${n} ${p.toFixed(4)}`)]));
     console.log('');
-    console.log(row(['method', 'candidates', 'P@10', '− best baseline', 'p50 CPU ms/query']));
-    console.log(row(['---', '---', '---', '---', '---']));
+    console.log(row(['method', 'candidates', 'P@10', '− best baseline', 'p50 CPU ms/query', 'Δ vs the first row ± its standard error (paired)']));
+    console.log(row(['---', '---', '---', '---', '---', '---']));
+    // the first row reported with the model's own ranking (the second stage at its count, or dense only) is the paired baseline
+    let modelHits: Uint8Array | undefined;
     const report = (name: string, n: number, reorder: Reorder, e: Embedded = chosen, c: Candidates[] = candidates): void => {
       const m = measure(split, e, c, n, reorder);
-      console.log(row([name, n, m.precision, `${m.precision >= best ? '+' : ''}${(m.precision - best).toFixed(4)}`, m.p50.toFixed(2)]));
+      modelHits ??= m.hits;
+      const d = pairedDifference(m.hits, modelHits);
+      console.log(row([name, n, m.precision, `${m.precision >= best ? '+' : ''}${(m.precision - best).toFixed(4)}`, m.p50.toFixed(2),
+        `${d.mean >= 0 ? '+' : ''}${d.mean.toFixed(4)} ± ${d.se.toFixed(4)}`]));
     };
     report('dense only', 10, denseOnly);
     for (const n of CANDIDATES) report('second stage (model weights)', n, secondStage());
     const docOnly = process.env.BENCH_DOC;
     if (docOnly && docOnly !== '0') {
       const n = Math.max(...VARIANT_CANDIDATES);
+      modelHits = undefined;
+      report('model ranking (the paired baseline below)', n, modelRanking);
       for (const [name, reorder] of Object.entries(SNN_REORDERS)) if (new RegExp(docOnly).test(name)) report(name, n, reorder);
       for (const [name, transform] of Object.entries(DOC_VARIANTS)) {
         if (!new RegExp(docOnly).test(name)) continue;
