@@ -11,6 +11,7 @@
  *   BENCH_VARIANT_CANDIDATES=100,200   (the candidate counts each variant of VARIANT_BLENDS and MODEL_VARIANTS runs at)
  *   BENCH_DEBIAN_MAX_DOCS=14000   (the first N of each Debian set's seeded shuffle, before its split, as bench:quality's)
  *   BENCH_CORPORA=20ng-cut100   (20NG with every text cut to its first 100 words: shorter texts, same topics)
+ *   BENCH_CORPORA=reuters-rest   (Reuters' other 1,135 held-out articles as queries: fresh ones for what was chosen on the 800)
  *   BENCH_WEIGHTS='{"λ 1": {"denseWeight": 1}}'   (the service's second stage with other weights)
  *   BENCH_MODEL_REORDERS='^fusion'   (these VARIANT_REORDERS on each model variant; 0: the second stage only)
  *   BENCH_CHECKS=1   (label-free checks on the train documents instead of precision: see `checks`)
@@ -24,7 +25,7 @@ import {
 import type { LsaModel } from '../src/embedding/model';
 import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
-import { debianTwins, newsgroups, reuters, type CorpusSplit } from './corpora';
+import { debianTwins, newsgroups, reuters, REUTERS_QUERIES, type CorpusSplit } from './corpora';
 import {
   clusterCentroids, expandedByNeighbours, expandedSparse, firstNeighbours, nearestNeighbours, sharedNeighbourScores, smoothedByClusters, type Neighbours,
 } from './neighbourhood';
@@ -696,6 +697,8 @@ function splitsOf(names: readonly string[]): CorpusSplit[] {
     if (name === '20ng') out.push(newsgroups());
     else if (/^20ng-cut\d+$/.test(name)) out.push(cutWords(newsgroups(), Number(name.slice(8))));
     else if (name === 'reuters') out.push(reuters());
+    // the held-out articles bench:quality does not ask (a check of what was chosen on the first 800)
+    else if (name === 'reuters-rest') out.push(reuters(Infinity, REUTERS_QUERIES));
     else {
       const m = /^debian-([a-z]+)(-en)?$/.exec(name);
       if (!m) throw new Error(`unknown corpus ${name}`);
