@@ -38,7 +38,7 @@ export const REUTERS_QUERIES = 800;
 /**
  * Reuters-21578 (ModApte articles with a body and a topic), first topic as label; exact duplicate bodies removed
  * (the first kept: 9,677 articles), a seeded 80/20 split, the first 800 held-out articles as queries (`from`: the
- * held-out articles from that one on instead, e.g. 800 for the 1,135 that bench:quality never asks).
+ * held-out articles from that one on instead, e.g. 800 for the 1,136 that bench:quality never asks).
  */
 export function reuters(queries = REUTERS_QUERIES, from = 0): CorpusSplit {
   const seen = new Set<string>();

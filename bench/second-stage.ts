@@ -11,7 +11,7 @@
  *   BENCH_VARIANT_CANDIDATES=100,200   (the candidate counts each variant of VARIANT_BLENDS and MODEL_VARIANTS runs at)
  *   BENCH_DEBIAN_MAX_DOCS=14000   (the first N of each Debian set's seeded shuffle, before its split, as bench:quality's)
  *   BENCH_CORPORA=20ng-cut100   (20NG with every text cut to its first 100 words: shorter texts, same topics)
- *   BENCH_CORPORA=reuters-rest   (Reuters' other 1,135 held-out articles as queries: fresh ones for what was chosen on the 800)
+ *   BENCH_CORPORA=reuters-rest   (Reuters' other 1,136 held-out articles as queries: fresh ones for what was chosen on the 800)
  *   BENCH_WEIGHTS='{"λ 1": {"denseWeight": 1}}'   (the service's second stage with other weights)
  *   BENCH_MODEL_REORDERS='^fusion'   (these VARIANT_REORDERS on each model variant; 0: the second stage only)
  *   BENCH_CHECKS=1   (label-free checks on the train documents instead of precision: see `checks`)
