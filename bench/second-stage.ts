@@ -11,9 +11,11 @@
  *   BENCH_VARIANT_CANDIDATES=100,200   (the candidate counts each variant of VARIANT_BLENDS and MODEL_VARIANTS runs at)
  *   BENCH_DEBIAN_MAX_DOCS=14000   (the first N of each Debian set's seeded shuffle, before its split, as bench:quality's)
  *   BENCH_CORPORA=20ng-cut100   (20NG with every text cut to its first 100 words: shorter texts, same topics)
+ *   BENCH_CORPORA=reuters-rest   (Reuters' other 1,136 held-out articles as queries: fresh ones for what was chosen on the 800)
  *   BENCH_WEIGHTS='{"λ 1": {"denseWeight": 1}}'   (the service's second stage with other weights)
  *   BENCH_MODEL_REORDERS='^fusion'   (these VARIANT_REORDERS on each model variant; 0: the second stage only)
  *   BENCH_CHECKS=1   (label-free checks on the train documents instead of precision: see `checks`)
+ *   BENCH_DOC='^expansion'   (these DOC_VARIANTS: train rows transformed at fit time, queries unchanged; 0: none)
  */
 import os from 'node:os';
 import {
@@ -23,7 +25,10 @@ import {
 import type { LsaModel } from '../src/embedding/model';
 import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
-import { debianTwins, newsgroups, reuters, type CorpusSplit } from './corpora';
+import { debianTwins, newsgroups, reuters, REUTERS_QUERIES, type CorpusSplit } from './corpora';
+import {
+  clusterCentroids, expandedByNeighbours, expandedSparse, firstNeighbours, nearestNeighbours, sharedNeighbourScores, smoothedByClusters, type Neighbours,
+} from './neighbourhood';
 import { denseTopK, TfidfBaselineRanker } from './quality';
 
 const CANDIDATES = (process.env.BENCH_CANDIDATES ?? '100,200,400,800').split(',').filter(Boolean).map(Number);
@@ -494,6 +499,153 @@ const VARIANT_REORDERS: Record<string, Reorder> = {
   'fusion: service no dense terms + dense, k 3 α 0 μ 2': fusion({ denseWeight: 0, denseFeedbackWeight: 0 }, { k: 3, alpha: 0, mu: 2 }),
 };
 
+/** Each train row's 20 nearest train rows by dense cosine (cached per embedding). */
+const neighbourCache = new WeakMap<Embedded, Neighbours>();
+const MAX_NEIGHBOURS = Number(process.env.BENCH_MAX_NEIGHBOURS ?? 20);
+
+function neighboursOf(e: Embedded, k: number): Neighbours {
+  let all = neighbourCache.get(e);
+  if (!all) {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    neighbourCache.set(e, (all = nearestNeighbours(e.train.vectors, e.model.dim, MAX_NEIGHBOURS)));
+    const used = process.cpuUsage(cpu);
+    console.error(`neighbours of ${e.train.vectors.length / e.model.dim} rows: ${((performance.now() - started) / 1000).toFixed(1)} s wall, ` +
+      `${((used.user + used.system) / 1e6).toFixed(1)} s CPU; the model's fit: ${e.model.shape?.check?.fitMs ?? '?'} ms wall`);
+  }
+  return firstNeighbours(all, k);
+}
+
+/** The model's own ranking of the first `n` candidates: the second stage's scores, or the dense scores for dense-only keys. */
+function modelScores(e: Embedded, q: number, c: Candidates, n: number): Float32Array {
+  const rows = c.rows.slice(0, n);
+  if (!e.model.shape?.secondStage) return Float32Array.from(c.dense.subarray(0, n));
+  return rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+    ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
+  });
+}
+
+/**
+ * Shared-nearest-neighbour re-ranking (issue 32, eighth session): the model's scores + γ · the share of the query's
+ * best `top` (by those scores) among the candidate's k stored neighbours.
+ */
+function sharedNeighbours(k: number, top: number, gamma: number): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = modelScores(e, q, c, n);
+    const best = rankByScore(scores).slice(0, top).map((i) => rows[i]!);
+    const shared = sharedNeighbourScores(rows, best, neighboursOf(e, k));
+    return rankByScore(scores.map((s, i) => s + gamma * shared[i]!)).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/** The model's own ranking (second stage or dense only), to compare the document-side variants with. */
+const modelRanking: Reorder = (e, q, c, n) => rankByScore(modelScores(e, q, c, n)).slice(0, 10).map((i) => c.rows[i]!);
+
+/** Train rows transformed at fit time (issue 32, eighth session); queries and the second stage unchanged. */
+type DocTransform = (e: Embedded) => Partial<Embedded['train']>;
+
+const clusterCache = new WeakMap<Embedded, Map<number, Float32Array>>();
+
+function centroidsOf(e: Embedded, clusters: (n: number) => number): Float32Array {
+  const n = e.train.vectors.length / e.model.dim;
+  const k = Math.max(2, Math.round(clusters(n)));
+  let byK = clusterCache.get(e);
+  if (!byK) clusterCache.set(e, (byK = new Map()));
+  let centroids = byK.get(k);
+  if (!centroids) {
+    const started = performance.now();
+    byK.set(k, (centroids = clusterCentroids(e.train.vectors, e.model.dim, k)));
+    console.error(`k-means ${k} clusters of ${n} rows: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return centroids;
+}
+
+const clusterSmoothing = (clusters: (n: number) => number, beta: number, normalise: boolean): DocTransform => (e) =>
+  ({ vectors: smoothedByClusters(e.train.vectors, e.model.dim, centroidsOf(e, clusters), beta, normalise) });
+
+const expansion = (k: number, weight: number, refined = false): DocTransform => (e) =>
+  ({ vectors: expandedByNeighbours(e.train.vectors, e.model.dim, refined ? refinedNeighboursOf(e, k) : neighboursOf(e, k), weight) });
+
+/**
+ * Each train row's k nearest by the second stage's own document similarity: its MAX_NEIGHBOURS nearest by dense
+ * cosine re-scored by TF-IDF cosine + 0.6 · dense cosine.
+ */
+function refinedNeighboursOf(e: Embedded, k: number): Neighbours {
+  const all = neighboursOf(e, MAX_NEIGHBOURS);
+  const n = all.ids.length / all.k;
+  const ids = new Int32Array(n * k);
+  const sims = new Float32Array(n * k);
+  for (let i = 0; i < n; i++) {
+    const scored: Array<[number, number]> = [];
+    for (let t = 0; t < all.k; t++) {
+      const r = all.ids[i * all.k + t]!;
+      if (r >= 0) scored.push([r, sparseDot(e.train.sparse[i]!, e.train.sparse[r]!) + 0.6 * all.sims[i * all.k + t]!]);
+    }
+    scored.sort((x, y) => y[1] - x[1]);
+    for (let t = 0; t < k; t++) {
+      ids[i * k + t] = scored[t]?.[0] ?? -1;
+      sims[i * k + t] = scored[t]?.[1] ?? 0;
+    }
+  }
+  return { k, ids, sims };
+}
+
+/** Expansion of the second stage's terms (the `cap` heaviest of the mix kept), and of the dense rows when `dense` is given. */
+const termExpansion = (k: number, weight: number, cap: (length: number) => number, dense?: { k: number; weight: number }): DocTransform => (e) => ({
+  sparse: expandedSparse(e.train.sparse, neighboursOf(e, k), weight, cap),
+  ...(dense ? expansion(dense.k, dense.weight)(e) : {}),
+});
+
+const DOC_VARIANTS: Record<string, DocTransform> = {
+  'unchanged rows': () => ({}),
+  'cluster smoothing √n, β 0.25': clusterSmoothing(Math.sqrt, 0.25, false),
+  'cluster smoothing √n, β 0.5': clusterSmoothing(Math.sqrt, 0.5, false),
+  'cluster smoothing √n, β 1': clusterSmoothing(Math.sqrt, 1, false),
+  'cluster smoothing n/50, β 0.25': clusterSmoothing((n) => n / 50, 0.25, false),
+  'cluster smoothing n/50, β 0.5': clusterSmoothing((n) => n / 50, 0.5, false),
+  'cluster smoothing n/50, β 1': clusterSmoothing((n) => n / 50, 1, false),
+  'cluster smoothing n/20, β 0.25': clusterSmoothing((n) => n / 20, 0.25, false),
+  'cluster smoothing n/20, β 0.5': clusterSmoothing((n) => n / 20, 0.5, false),
+  'cluster smoothing n/20, β 1': clusterSmoothing((n) => n / 20, 1, false),
+  'cluster smoothing n/50, β 0.5, normalised': clusterSmoothing((n) => n / 50, 0.5, true),
+  'expansion k 5, w 0.2': expansion(5, 0.2),
+  'expansion k 5, w 0.35': expansion(5, 0.35),
+  'expansion k 5, w 0.5': expansion(5, 0.5),
+  'expansion k 10, w 0.2': expansion(10, 0.2),
+  'expansion k 10, w 0.35': expansion(10, 0.35),
+  'expansion k 10, w 0.5': expansion(10, 0.5),
+  'expansion k 20, w 0.2': expansion(20, 0.2),
+  'expansion k 20, w 0.35': expansion(20, 0.35),
+  'expansion k 20, w 0.5': expansion(20, 0.5),
+  'expansion k 5, w 0.5, refined neighbours': expansion(5, 0.5, true),
+  'expansion k 10, w 0.5, refined neighbours': expansion(10, 0.5, true),
+  'expansion k 10, w 0.35, refined neighbours': expansion(10, 0.35, true),
+  'expansion k 3, w 0.5, refined neighbours': expansion(3, 0.5, true),
+  'expansion k 7, w 0.5, refined neighbours': expansion(7, 0.5, true),
+  'expansion k 5, w 0.6, refined neighbours': expansion(5, 0.6, true),
+  'expansion k 5, w 0.4, refined neighbours': expansion(5, 0.4, true),
+  'term expansion k 5, w 0.2, own length': termExpansion(5, 0.2, (l) => l),
+  'term expansion k 5, w 0.35, own length': termExpansion(5, 0.35, (l) => l),
+  'term expansion k 10, w 0.2, own length': termExpansion(10, 0.2, (l) => l),
+  'term expansion k 10, w 0.35, own length': termExpansion(10, 0.35, (l) => l),
+  'term expansion k 10, w 0.5, own length': termExpansion(10, 0.5, (l) => l),
+  'term expansion k 10, w 0.35, 1.5 × length': termExpansion(10, 0.35, (l) => 1.5 * l),
+  'term expansion k 10, w 0.35, all terms': termExpansion(10, 0.35, () => Infinity),
+  'term expansion k 10, w 0.35, own length, dense k 10 w 0.5': termExpansion(10, 0.35, (l) => l, { k: 10, weight: 0.5 }),
+};
+
+const SNN_REORDERS: Record<string, Reorder> = {
+  'SNN k 10, top 10, γ 0.02': sharedNeighbours(10, 10, 0.02),
+  'SNN k 10, top 10, γ 0.05': sharedNeighbours(10, 10, 0.05),
+  'SNN k 10, top 10, γ 0.1': sharedNeighbours(10, 10, 0.1),
+  'SNN k 20, top 20, γ 0.02': sharedNeighbours(20, 20, 0.02),
+  'SNN k 20, top 20, γ 0.05': sharedNeighbours(20, 20, 0.05),
+  'SNN k 20, top 20, γ 0.1': sharedNeighbours(20, 20, 0.1),
+  'SNN k 10, top 5, γ 0.05': sharedNeighbours(10, 5, 0.05),
+  'SNN k 20, top 10, γ 0.05': sharedNeighbours(20, 10, 0.05),
+};
+
 /** BENCH_WEIGHTS='{"name": {"denseWeight": 1}, …}': the service's second stage with other weights (RerankOptions). */
 const WEIGHT_VARIANTS = JSON.parse(process.env.BENCH_WEIGHTS ?? '{}') as Record<string, Partial<RerankOptions>>;
 
@@ -501,20 +653,32 @@ interface Measured {
   precision: number;
   /** CPU milliseconds of reordering per query, median (this thread; wall time on a loaded machine is the scheduler's) */
   p50: number;
+  /** each query's hits in its top 10 */
+  hits: Uint8Array;
+}
+
+/** The mean per-query difference of precision@10 between two runs on the same queries, and its standard error. */
+function pairedDifference(a: Uint8Array, b: Uint8Array): { mean: number; se: number } {
+  const d = Array.from(a, (x, i) => (x - b[i]!) / 10);
+  const mean = d.reduce((s, x) => s + x, 0) / d.length;
+  const variance = d.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, d.length - 1);
+  return { mean, se: Math.sqrt(variance / d.length) };
 }
 
 function measure(split: CorpusSplit, e: Embedded, candidates: Candidates[], n: number, reorder: Reorder): Measured {
   let hits = 0;
+  const perQuery = new Uint8Array(candidates.length);
   const times: number[] = [];
   candidates.forEach((c, q) => {
     const started = process.cpuUsage();
     const top = reorder(e, q, c, n);
     const used = process.cpuUsage(started);
     times.push((used.user + used.system) / 1000);
-    for (const r of top) if (split.train[r]!.label === split.test[q]!.label) hits++;
+    for (const r of top) if (split.train[r]!.label === split.test[q]!.label) perQuery[q]!++;
+    hits += perQuery[q]!;
   });
   times.sort((a, b) => a - b);
-  return { precision: hits / (candidates.length * 10), p50: times[Math.floor(times.length / 2)] ?? 0 };
+  return { precision: hits / (candidates.length * 10), p50: times[Math.floor(times.length / 2)] ?? 0, hits: perQuery };
 }
 
 async function tfidfBaseline(split: CorpusSplit): Promise<number> {
@@ -533,6 +697,8 @@ function splitsOf(names: readonly string[]): CorpusSplit[] {
     if (name === '20ng') out.push(newsgroups());
     else if (/^20ng-cut\d+$/.test(name)) out.push(cutWords(newsgroups(), Number(name.slice(8))));
     else if (name === 'reuters') out.push(reuters());
+    // the held-out articles bench:quality does not ask (a check of what was chosen on the first 800)
+    else if (name === 'reuters-rest') out.push(reuters(Infinity, REUTERS_QUERIES));
     else {
       const m = /^debian-([a-z]+)(-en)?$/.exec(name);
       if (!m) throw new Error(`unknown corpus ${name}`);
@@ -615,15 +781,34 @@ async function main(): Promise<void> {
     console.log('');
     console.log(row(['baselines', ...baselines.map(([n, p]) => `${n} ${p.toFixed(4)}`)]));
     console.log('');
-    console.log(row(['method', 'candidates', 'P@10', '− best baseline', 'p50 CPU ms/query']));
-    console.log(row(['---', '---', '---', '---', '---']));
+    console.log(row(['method', 'candidates', 'P@10', '− best baseline', 'p50 CPU ms/query', 'Δ vs the first row ± its standard error (paired)']));
+    console.log(row(['---', '---', '---', '---', '---', '---']));
+    // the first row reported with the model's own ranking (the second stage at its count, or dense only) is the paired baseline
+    let modelHits: Uint8Array | undefined;
     const report = (name: string, n: number, reorder: Reorder, e: Embedded = chosen, c: Candidates[] = candidates): void => {
       const m = measure(split, e, c, n, reorder);
-      console.log(row([name, n, m.precision, `${m.precision >= best ? '+' : ''}${(m.precision - best).toFixed(4)}`, m.p50.toFixed(2)]));
+      modelHits ??= m.hits;
+      const d = pairedDifference(m.hits, modelHits);
+      console.log(row([name, n, m.precision, `${m.precision >= best ? '+' : ''}${(m.precision - best).toFixed(4)}`, m.p50.toFixed(2),
+        `${d.mean >= 0 ? '+' : ''}${d.mean.toFixed(4)} ± ${d.se.toFixed(4)}`]));
     };
     report('dense only', 10, denseOnly);
     for (const n of CANDIDATES) report('second stage (model weights)', n, secondStage());
-    if (VARIANTS) {
+    const docOnly = process.env.BENCH_DOC;
+    if (docOnly && docOnly !== '0') {
+      const n = Math.max(...VARIANT_CANDIDATES);
+      modelHits = undefined;
+      report('model ranking (the paired baseline below)', n, modelRanking);
+      for (const [name, reorder] of Object.entries(SNN_REORDERS)) if (new RegExp(docOnly).test(name)) report(name, n, reorder);
+      for (const [name, transform] of Object.entries(DOC_VARIANTS)) {
+        if (!new RegExp(docOnly).test(name)) continue;
+        const e: Embedded = { ...chosen, train: { ...chosen.train, ...transform(chosen) } };
+        const c = candidatesOf(e, n);
+        report(`${name}: dense only`, 10, denseOnly, e, c);
+        if (shape.secondStage) report(`${name}: second stage`, n, secondStage(), e, c);
+        if (shape.secondStage) for (const [weights, change] of Object.entries(WEIGHT_VARIANTS)) report(`${name}: second stage, ${weights}`, n, secondStage(change), e, c);
+      }
+    } else if (VARIANTS) {
       for (const [name, b] of Object.entries(VARIANT_BLENDS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, blended(b));
       for (const [name, reorder] of Object.entries(VARIANT_REORDERS)) if (ONLY.test(name)) for (const n of VARIANT_CANDIDATES) report(name, n, reorder);
       for (const [name, change] of Object.entries(WEIGHT_VARIANTS)) for (const n of VARIANT_CANDIDATES) report(`weights ${name}`, n, secondStage(change));
