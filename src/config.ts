@@ -48,6 +48,8 @@ export interface Config {
   snapshotEveryMs: number;
   /** Content recommendations scan every vector instead of the approximate index (KINDRED_EXACT_SEARCH). */
   exactSearch: boolean;
+  /** Documents from which a key's content index builds its approximate search (KINDRED_APPROXIMATE_FROM; unset: the index's default). */
+  approximateFrom?: number;
   // --- end crash safety ---
   // --- limits (docs/decisions/limits.md) ---
   /** Per-key request rate over the whole API: KINDRED_RATE_LIMIT requests/s (0: off), KINDRED_RATE_BURST bucket size. */
@@ -174,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     indexMemory: bytesFrom('KINDRED_INDEX_MEMORY', env.KINDRED_INDEX_MEMORY, Math.floor(os.totalmem() * INDEX_MEMORY_SHARE)),
     snapshotEveryMs: intFrom('KINDRED_SNAPSHOT_SECONDS', env.KINDRED_SNAPSHOT_SECONDS, 300, 1) * 1000,
     exactSearch: env.KINDRED_EXACT_SEARCH === '1' || env.KINDRED_EXACT_SEARCH === 'true',
+    approximateFrom: env.KINDRED_APPROXIMATE_FROM ? intFrom('KINDRED_APPROXIMATE_FROM', env.KINDRED_APPROXIMATE_FROM, 0, 1) : undefined,
     rateLimit: rateLimitFrom(env),
     timeouts: timeoutsFrom(env),
   };

@@ -74,6 +74,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
   const contentSettings = {
     ...defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs),
     exactSearch: config.exactSearch,
+    approximateFrom: config.approximateFrom,
   };
   const indexes = new Indexes(storage, pool, changes, contentSettings, logger, config.indexMemory);
   const clusters = new ClusterService(storage, pool, indexes, logger);

@@ -8,7 +8,7 @@ import type { Logger } from '../log';
 import type { WorkerPool } from '../pool';
 import type { DocumentRecord } from '../domain';
 import type { TenantStore } from '../storage';
-import { VectorIndex, type QueryTerms, type SearchOptions, type StoredQuery, type TextQuery } from '../vector';
+import { VectorIndex, type QueryTerms, type SearchOptions, type StoredQuery, type TextQuery, type VectorIndexOptions } from '../vector';
 import { loadContentSnapshot, saveContentSnapshot } from './content-snapshot';
 import { FreshAnswers } from '../vector/fresh-answers';
 import { answersKept, type ScoredAnswer } from '../vector/answers-kept';
@@ -25,6 +25,8 @@ export interface ContentSettings {
   snapshotEveryMs: number;
   /** Every vector is scored, never the approximate index's shortlist (what its recall is measured against). */
   exactSearch: boolean;
+  /** Documents from which the index builds its approximate search (unset: the index's default). */
+  approximateFrom?: number;
 }
 
 export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string, snapshotEveryMs = 5 * 60_000): ContentSettings {
@@ -165,6 +167,12 @@ export class TenantContent {
     }
   }
 
+  /** How this key's indexes are made: searched in the pool, approximate from the configured size; `terms` for the second stage. */
+  private indexOptions(terms?: boolean): VectorIndexOptions {
+    const { approximateFrom } = this.settings;
+    return { pool: this.pool, terms, ...(approximateFrom === undefined ? {} : { approximate: { minRows: approximateFrom } }) };
+  }
+
   private get snapshotPath(): string | undefined {
     return this.settings.snapshotDir ? path.join(this.settings.snapshotDir, this.store.tenant) : undefined;
   }
@@ -179,7 +187,7 @@ export class TenantContent {
     const started = Date.now();
     let snapshot;
     try {
-      snapshot = await loadContentSnapshot(dir, { pool: this.pool });
+      snapshot = await loadContentSnapshot(dir, this.indexOptions());
     } catch (error) {
       this.logger.warn({ err: error, tenant: this.store.tenant }, 'content snapshot unreadable; rebuilding');
       return false;
@@ -323,7 +331,7 @@ export class TenantContent {
     }
     const next: Generation = {
       model, dim: info.dim, corpus: info.kind === 'lsa', rerank: usesSecondStage(model), candidates: info.shape.candidates, fittedDocs: docs.length,
-      index: new VectorIndex(info.dim, { pool: this.pool, terms: usesSecondStage(model) }),
+      index: new VectorIndex(info.dim, this.indexOptions(usesSecondStage(model))),
     };
     // The first build of a key is what its readers wait for: all hands; later ones run beside requests.
     await this.embedInto(next, docs, this.generation !== undefined);

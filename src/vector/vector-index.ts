@@ -55,7 +55,7 @@ export interface VectorIndexOptions {
   concurrentSearches?: number;
   /** Approximate (FAISS) search for large indexes; false turns it off. */
   approximate?: false | (ApproximateOptions & {
-    /** Build the ANN index once the index holds this many ids (default 50,000). */
+    /** Build the ANN index once the index holds this many ids (default APPROXIMATE_FROM). */
     minRows?: number;
   });
   /** Compact once holes exceed this share of rows (default 0.1). */
@@ -65,6 +65,9 @@ export interface VectorIndexOptions {
   /** Serve concurrent worker scans without masks as one batched scan (default true). */
   batchScans?: boolean;
 }
+
+/** Rows from which an index builds its approximate (FAISS) search by default: below, an exact scan is cheap enough. */
+export const APPROXIMATE_FROM = 50_000;
 
 /** Texts the pool thread embeds with a (corpus) model into the query vector (see `VectorIndex.searchesInPool`). */
 export interface TextQuery {
@@ -299,7 +302,7 @@ export class VectorIndex {
   private afterMutation(): void {
     this.mutationCount++;
     const a = this.approxOptions;
-    if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) || this.approx.outdatedCodec(a) : this.store.size >= (a.minRows ?? 50_000))
+    if (a && !this.approxBuilding && this.approxError === undefined && (this.approx ? this.outgrewLists(a) || this.approx.outdatedCodec(a) : this.store.size >= (a.minRows ?? APPROXIMATE_FROM))
       && loadFaissAddon() !== null) {
       this.rebuildApproximate().catch((err: unknown) => {
         this.approxError = err; // no automatic retry; rebuildApproximate() may be called again
