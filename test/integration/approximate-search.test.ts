@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config';
 import { Client } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
 import { startServer, type RunningServer } from '../helpers/server';
@@ -58,6 +59,12 @@ describe('approximate search from KINDRED_APPROXIMATE_FROM documents', function 
     }
     return answers;
   }
+
+  it('takes a whole number of documents, at least 1, or the index\'s default when unset', () => {
+    assert.equal(loadConfig({}).approximateFrom, undefined);
+    assert.equal(loadConfig({ KINDRED_APPROXIMATE_FROM: '2000' }).approximateFrom, 2000);
+    for (const bad of ['0', '-5', '1.5', 'many']) assert.throws(() => loadConfig({ KINDRED_APPROXIMATE_FROM: bad }), /KINDRED_APPROXIMATE_FROM/);
+  });
 
   before(async () => {
     server = await startServer({ backend: 'embedded', keys: ['big-key', 'small-key'], env: { KINDRED_APPROXIMATE_FROM: String(APPROXIMATE_FROM) } });
