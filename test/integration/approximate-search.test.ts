@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config';
-import { Client } from '../helpers/client';
+import { Client, createInBatches } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
 import { startServer, type RunningServer } from '../helpers/server';
 
@@ -30,12 +30,7 @@ describe('approximate search from KINDRED_APPROXIMATE_FROM documents', function 
   }
 
   async function load(key: string, docs: Array<{ id: string; text: string }>): Promise<void> {
-    const api = new Client(server.url, key);
-    for (let i = 0; i < docs.length; i += 100) {
-      const ops = docs.slice(i, i + 100).map((d) => ({ method: 'POST', url: `/documents/${d.id}`, headers: { 'Subscription-Key': key }, params: { text: d.text } }));
-      const res = await api.post('/batch', { sequential: false, ops });
-      assert.equal(res.status, 200, res.text);
-    }
+    await createInBatches(new Client(server.url, key), docs);
   }
 
   async function waitFor(key: string, done: (e: Entry) => boolean): Promise<Entry> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { contentModelOf, describeContentModel } from '../../src/cli/eval';
 import { ENTROPY_TERMS_FROM } from '../../src/embedding/fit';
 import { KindredClient } from '../../src/cli/http-client';
-import { Client } from '../helpers/client';
+import { Client, createInBatches } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
 import { startServer, type RunningServer } from '../helpers/server';
 
@@ -45,12 +45,7 @@ describe('model shape chosen per key (issue 32)', function () {
   }
 
   async function load(key: string, docs: Array<{ id: string; text: string }>): Promise<Entry> {
-    const api = new Client(server.url, key);
-    for (let i = 0; i < docs.length; i += 100) {
-      const ops = docs.slice(i, i + 100).map((d) => ({ method: 'POST', url: `/documents/${d.id}`, headers: { 'Subscription-Key': key }, params: { text: d.text } }));
-      const res = await api.post('/batch', { sequential: false, ops });
-      assert.equal(res.status, 200, res.text);
-    }
+    await createInBatches(new Client(server.url, key), docs);
     const until = Date.now() + 240_000;
     let last: Entry | undefined;
     while (Date.now() < until) {
