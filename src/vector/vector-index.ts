@@ -67,7 +67,7 @@ export interface VectorIndexOptions {
 }
 
 /** Rows from which an index builds its approximate (FAISS) search by default: below, an exact scan is cheap enough. */
-export const APPROXIMATE_FROM = 50_000;
+const APPROXIMATE_FROM = 50_000;
 
 /** Texts the pool thread embeds with a (corpus) model into the query vector (see `VectorIndex.searchesInPool`). */
 export interface TextQuery {
