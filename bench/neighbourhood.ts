@@ -4,7 +4,7 @@
  * re-rankings built on them (cluster smoothing, document expansion by neighbours, shared-nearest-neighbour scores).
  */
 import { kmeans } from '../src/clustering/kmeans';
-import type { SparseVector } from '../src/embedding';
+import { normaliseInPlace, type SparseVector } from '../src/embedding';
 
 /** Each row's `k` nearest other rows (row-major n × k, best first) and their cosines. */
 export interface Neighbours {
@@ -58,13 +58,6 @@ export function firstNeighbours(all: Neighbours, k: number): Neighbours {
   return { k, ids, sims };
 }
 
-function normalised(row: Float32Array): Float32Array {
-  let n2 = 0;
-  for (const x of row) n2 += x * x;
-  const inv = n2 > 0 ? 1 / Math.sqrt(n2) : 0;
-  return row.map((x) => x * inv);
-}
-
 /**
  * Document expansion by neighbours: each row replaced by (1 − w) · row + w · mean of its k nearest rows,
  * L2-normalised (queries unchanged).
@@ -82,7 +75,8 @@ export function expandedByNeighbours(vectors: Float32Array, dim: number, neighbo
       if (r < 0) continue;
       for (let j = 0; j < dim; j++) row[j]! += (weight / count) * vectors[r * dim + j]!;
     }
-    out.set(normalised(row), i * dim);
+    out.set(row, i * dim);
+    normaliseInPlace(out.subarray(i * dim, (i + 1) * dim));
   }
   return out;
 }
@@ -109,7 +103,8 @@ export function smoothedByClusters(vectors: Float32Array, dim: number, centroids
   const row = new Float32Array(dim);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < dim; j++) row[j] = vectors[i * dim + j]! + beta * centroids[i * dim + j]!;
-    out.set(normalise ? normalised(row) : row, i * dim);
+    out.set(row, i * dim);
+    if (normalise) normaliseInPlace(out.subarray(i * dim, (i + 1) * dim));
   }
   return out;
 }

@@ -192,10 +192,7 @@ inline std::vector<size_t> best_positions(const std::vector<float>& scores, size
   std::vector<float> above;
   for (float score : scores)
     if (score >= guess) above.push_back(score);
-  if (above.size() < keep) {  // guessed too high: rank them all
-    above = scores;
-    guess = -std::numeric_limits<float>::infinity();
-  }
+  if (above.size() < keep) above = scores;  // guessed too high: rank them all
   std::nth_element(above.begin(), above.begin() + (keep - 1), above.end(), std::greater<float>());
   const float bar = above[keep - 1];
   for (size_t i = 0; i < scores.size(); i++)

@@ -11,7 +11,8 @@ export interface EmbeddedText {
   readonly sparse: SparseVector;
 }
 
-function normaliseInPlace(v: Float32Array): void {
+/** Scales `v` to unit length (a zero vector stays zero). */
+export function normaliseInPlace(v: Float32Array): void {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
   if (s === 0) return;

@@ -11,7 +11,7 @@ export { MIN_DOCS_FOR_CORPUS_MODEL, MODEL_FORMAT_VERSION, lsaDimensions, RERANK_
 export { serializeModel, deserializeModel, modelInfo, sharedModelBytes, type ModelInfo, type SerializedModel } from './serialize';
 export { shapeBySize, type ModelShape, type ShapeCheck } from './model';
 export { fitModel as fitModelSync, type FitOptions } from './fit';
-export { embedText, embedBatch, isZeroVector, type EmbeddedText, type EmbeddedBatch } from './embed';
+export { embedText, embedBatch, isZeroVector, normaliseInPlace, type EmbeddedText, type EmbeddedBatch } from './embed';
 export { rerankCandidates, rankByScore, type RerankOptions } from './rerank';
 export { denseCentroid, sparseCentroid } from './centroid';
 export { textToTfidf, sparseDot, packSparse, unpackSparse, type SparseVector, type PackedSparse } from './sparse';

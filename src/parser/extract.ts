@@ -23,7 +23,7 @@ import {
   visibleDate,
   type MetaValues,
 } from './metadata';
-import { ANY_CASE, attributeHasWord, attributeIs, linkWithRel } from './select';
+import { ANY_CASE, attributeIs, canonicalLink, linksWithRel } from './select';
 import { summarise } from './summary';
 import { normaliseSpace, paragraphsOf } from './text';
 import { chooseTitle, titleInputs } from './title';
@@ -81,7 +81,7 @@ function choosePublished(doc: Document, values: MetaValues, jsonLdDate: string |
 }
 
 function chooseCanonical(doc: Document, values: MetaValues, pageUrl: string): string {
-  const link = linkWithRel(doc, 'canonical');
+  const link = canonicalLink(doc);
   return absoluteUrl(link?.getAttribute('href'), pageUrl) ?? absoluteUrl(values.get('og:url'), pageUrl) ?? pageUrl;
 }
 
@@ -128,7 +128,7 @@ export function extractArticle(html: string, pageUrl: string, options: ExtractOp
     const metaImage =
       absoluteUrl(firstMeta(values, ['og:image:secure_url', 'og:image:url', 'og:image', 'twitter:image', 'twitter:image:src']), base) ??
       absoluteUrl(jsonLdImage(jsonLd), base) ??
-      absoluteUrl(Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', 'image_src', ANY_CASE))?.getAttribute('href'), base);
+      absoluteUrl(linksWithRel(doc, 'image_src')[0]?.getAttribute('href'), base);
 
     const authorSources = authorInputs(doc, values, jsonLd, readJsonLd(doc, true));
     unwrapLazyImages(doc);

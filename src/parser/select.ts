@@ -76,9 +76,14 @@ export function matchingInBranchOrder(elements: readonly Element[], branches: re
   return found.sort((a, b) => a.branch - b.branch).map(({ element }) => element);
 }
 
-/** The page's first `link[rel~="word" i][href]` (`canonical`). */
-export function linkWithRel(doc: Document, word: string): Element | null {
-  return Array.from(doc.querySelectorAll('link')).find((link) => attributeHasWord(link, 'rel', word, ANY_CASE) && link.hasAttribute('href')) ?? null;
+/** The page's `link[rel~="word" i]` elements, in document order. */
+export function linksWithRel(doc: Document, word: string): Element[] {
+  return Array.from(doc.querySelectorAll('link')).filter((link) => attributeHasWord(link, 'rel', word, ANY_CASE));
+}
+
+/** The page's first `link[rel~="canonical" i][href]`. */
+export function canonicalLink(doc: Document): Element | undefined {
+  return linksWithRel(doc, 'canonical').find((link) => link.hasAttribute('href'));
 }
 
 /** `element.closest(…)` for a test written with these helpers: the element itself or its nearest ancestor that passes. */

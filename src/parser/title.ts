@@ -1,5 +1,5 @@
 import { absoluteUrl, firstMeta, jsonLdPublisher, jsonLdString, type MetaValues } from './metadata';
-import { attributeIs, closestWhere, EXACT, linkWithRel, tagIn } from './select';
+import { attributeIs, canonicalLink, closestWhere, EXACT, tagIn } from './select';
 import { normaliseSpace } from './text';
 
 /** Title from social-media tags, falling back to JSON-LD and <title>, with a trailing/leading site name trimmed. */
@@ -250,7 +250,7 @@ export interface TitleInputs {
 
 /** The host the page declares as its own (link rel=canonical, else og:url), or null. */
 function declaredHost(doc: Document, values: MetaValues): string | null {
-  const declared = absoluteUrl(linkWithRel(doc, 'canonical')?.getAttribute('href'), doc.URL) ?? absoluteUrl(values.get('og:url'), doc.URL);
+  const declared = absoluteUrl(canonicalLink(doc)?.getAttribute('href'), doc.URL) ?? absoluteUrl(values.get('og:url'), doc.URL);
   return declared ? new URL(declared).hostname : null;
 }
 

@@ -26,8 +26,9 @@ const DEFAULT_NPROBE = 16;
 /**
  * The codec of an index built without a `description`: 8-bit codes. A pool thread's search shortlists the probed
  * lists' rows by their codes and scores the shortlist exactly from the key's own float32 rows
- * (native/src/ivf_rows_scan.h); FAISS scans the codes itself only for searches with an allow-list, re-scored. Float32 codes (`Flat`) held a second copy of every vector:
- * 3.9 KB a document at 82k in bench:scale against 3,000 required (docs/decisions/vector.md).
+ * (native/src/ivf_rows_scan.h); FAISS scans the codes itself only for searches with an allow-list, re-scored.
+ * Float32 codes (`Flat`) held a second copy of every vector: 3.9 KB a document at 82k in bench:scale against 3,000
+ * required (docs/decisions/vector.md).
  */
 const AUTOMATIC_CODEC = 'SQ8';
 /**
