@@ -26,7 +26,7 @@ const GENERATED = process.env.BENCH_CORPUS === 'generated';
 const RECALL_QUERIES = Number(process.env.BENCH_RECALL_QUERIES ?? 200);
 const KEEP = process.env.BENCH_KEEP === '1';
 
-interface Health { status: string; indexing: Array<{ indexed: number; stored: number; refitting: boolean; approximate: string }> }
+interface Health { status: string; indexing: Array<{ indexed: number; stored: number; refitting: boolean; refitDue?: boolean; approximate: string }> }
 
 const ADMIN_TOKEN = 'bench-scale-admin';
 /** A second key that embeds and answers one document first, so the baseline holds what does not grow with documents (the word-vector table). */
@@ -97,14 +97,14 @@ async function allIndexed(base: string, docs: number): Promise<number> {
 }
 
 /**
- * Waits until no key's corpus model is being refitted (the next generation built beside the serving one) and no
- * approximate index is being built or tuned: what a key serves once its writes stop.
+ * Waits until no key's corpus model is being refitted (the next generation built beside the serving one) or due to
+ * be once the writes pause, and no approximate index is being built or tuned: what a key serves once its writes stop.
  */
 async function refitsSettled(base: string): Promise<number> {
   const started = performance.now();
   for (;;) {
     const health = await (await fetch(`${base}/healthz`)).json() as Health;
-    if (!health.indexing.some((e) => e.refitting || e.approximate === 'building' || e.approximate === 'tuning')) return performance.now() - started;
+    if (!health.indexing.some((e) => e.refitting || e.refitDue || e.approximate === 'building' || e.approximate === 'tuning')) return performance.now() - started;
     await new Promise((r) => setTimeout(r, 500));
   }
 }

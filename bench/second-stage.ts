@@ -22,7 +22,9 @@ import {
   embedBatch, fitModelSync, rankByScore, rerankCandidates, type EmbeddingModel, type FitOptions, type RerankOptions,
   type SparseVector,
 } from '../src/embedding';
+import { wordVectorModel } from '../src/embedding/fit';
 import type { LsaModel } from '../src/embedding/model';
+import { loadWordVectors } from '../src/embedding/word-vectors';
 import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
 import { debianTwins, newsgroups, reuters, REUTERS_QUERIES, type CorpusSplit } from './corpora';
@@ -404,6 +406,66 @@ function fusion(change: Partial<RerankOptions>, lsa: { k: number; alpha: number;
   };
 }
 
+/** The train and test texts' SIF-weighted GloVe means (the word-vector model's rows; cached per embedding). */
+const wordVectorCache = new WeakMap<Embedded, { train: Float32Array; test: Float32Array }>();
+
+function wordVectorRows(e: Embedded): { train: Float32Array; test: Float32Array } {
+  let cached = wordVectorCache.get(e);
+  if (!cached) {
+    const table = loadWordVectors();
+    const model = wordVectorModel();
+    cached = { train: embedBatch(model, e.texts.train, table).vectors, test: embedBatch(model, e.texts.test, table).vectors };
+    wordVectorCache.set(e, cached);
+  }
+  return cached;
+}
+
+/**
+ * The service's second stage with a third, corpus-independent signal (issue 32, fifteenth session): each candidate's
+ * word-vector cosine with the query, `form` 'add' (score + ν · (cos − its mean over the candidates)) or 'rrf'
+ * (reciprocal-rank fusion of the word-vector order with the second stage's, share ν).
+ */
+function withWordVectors(nu: number, form: 'add' | 'rrf'): Reorder {
+  return (e, q, c, n) => {
+    const rows = c.rows.slice(0, n);
+    const scores = rerankCandidates(e.test.sparse[q]!, packSparse(rows.map((r) => e.train.sparse[r]!)), {
+      ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
+    });
+    const wv = wordVectorRows(e);
+    const query = wv.test.subarray(q * 100, (q + 1) * 100);
+    const cos = Float32Array.from(rows, (r) => dot(wv.train, r * 100, query, 100));
+    if (form === 'add') {
+      const mean = cos.reduce((s, x) => s + x, 0) / Math.max(1, n);
+      return rankByScore(scores.map((s, i) => s + nu * (cos[i]! - mean))).slice(0, 10).map((i) => rows[i]!);
+    }
+    const fused = new Float32Array(n);
+    rankByScore(scores).forEach((i, rank) => (fused[i]! += 1 / (60 + rank)));
+    rankByScore(cos).forEach((i, rank) => (fused[i]! += nu / (60 + rank)));
+    return rankByScore(fused).slice(0, 10).map((i) => rows[i]!);
+  };
+}
+
+/**
+ * Reciprocal-rank fusion of the second stage with the dense order (dense + μ 2 · the 3 best's mean), each query's
+ * share of the dense order set by its own dense density (the mean dense score of its 10 nearest): 0 below `from`,
+ * `share` from `to`, linear between (issue 32, fifteenth session: a per-query form of the per-key check).
+ */
+function densityFusion(from: number, to: number, share = 1): Reorder {
+  const fused = fusion({}, { k: 3, alpha: 0, mu: 2 }, share);
+  const plain = secondStage();
+  const partial = new Map<number, Reorder>();
+  return (e, q, c, n) => {
+    const density = c.dense.subarray(0, 10).reduce((t, x) => t + x, 0) / 10;
+    const t = Math.min(1, Math.max(0, (density - from) / Math.max(1e-9, to - from)));
+    if (t === 0) return plain(e, q, c, n);
+    if (t === 1) return fused(e, q, c, n);
+    const step = Math.round(t * 10) / 10;
+    let r = partial.get(step);
+    if (!r) partial.set(step, (r = fusion({}, { k: 3, alpha: 0, mu: 2 }, share * step)));
+    return r(e, q, c, n);
+  };
+}
+
 /** Models fitted otherwise (the second stage with the default weights). */
 const MODEL_VARIANTS: Record<string, FitOptions & { center?: boolean }> = {
   'd128': { dim: 128 },
@@ -497,6 +559,17 @@ const VARIANT_REORDERS: Record<string, Reorder> = {
   'fusion: service a 1 + dense, k 3 α 0 μ 2': fusion({ feedbackWeight: 1 }, { k: 3, alpha: 0, mu: 2 }),
   'fusion: service λ 1 + dense, k 3 α 0 μ 2': fusion({ denseWeight: 1 }, { k: 3, alpha: 0, mu: 2 }),
   'fusion: service no dense terms + dense, k 3 α 0 μ 2': fusion({ denseWeight: 0, denseFeedbackWeight: 0 }, { k: 3, alpha: 0, mu: 2 }),
+  'density fusion: 0.75 → 0.85': densityFusion(0.75, 0.85),
+  'density fusion: 0.8 → 0.9': densityFusion(0.8, 0.9),
+  'density fusion: 0.7 → 0.9': densityFusion(0.7, 0.9),
+  'density fusion: step at 0.8': densityFusion(0.8, 0.8001),
+  'density fusion: step at 0.85': densityFusion(0.85, 0.8501),
+  'word vectors: + 0.25 · cos': withWordVectors(0.25, 'add'),
+  'word vectors: + 0.5 · cos': withWordVectors(0.5, 'add'),
+  'word vectors: + 1 · cos': withWordVectors(1, 'add'),
+  'word vectors: + 2 · cos': withWordVectors(2, 'add'),
+  'word vectors: RRF share 0.5': withWordVectors(0.5, 'rrf'),
+  'word vectors: RRF share 1': withWordVectors(1, 'rrf'),
 };
 
 /** Each train row's 20 nearest train rows by dense cosine (cached per embedding). */

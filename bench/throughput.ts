@@ -198,14 +198,14 @@ function trainHybrid(dir: string): Promise<void> {
   });
 }
 
-interface Health { indexing: Array<{ indexed: number; stored: number; refitting: boolean; approximate: string }> }
+interface Health { indexing: Array<{ indexed: number; stored: number; refitting: boolean; refitDue?: boolean; approximate: string }> }
 
 async function indexedDocuments(base: string): Promise<number> {
   const text = await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${ADMIN}` } }).then((r) => r.text(), () => '');
   return Number(/^kindred_index_documents\{[^}]*\} (\d+)$/m.exec(text)?.[1] ?? 0);
 }
 
-/** Every document indexed (/metrics), nothing refitting, the approximate index ready or off (/healthz), three polls in a row. */
+/** Every document indexed (/metrics), nothing refitting or due to, the approximate index ready or off (/healthz), three polls in a row. */
 async function waitReady(base: string, docs: number): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (let settled = 0; settled < 3;) {
@@ -214,7 +214,7 @@ async function waitReady(base: string, docs: number): Promise<void> {
     await call(`${base}/documents/similar-to-text`, 'POST', { text: 'warm up', number: 1 }).catch(() => undefined);
     const health = await (await fetch(`${base}/healthz`)).json() as Health;
     const quiet = health.indexing.length > 0 &&
-      health.indexing.every((e) => !e.refitting && (e.approximate === 'ready' || e.approximate === 'off') && e.indexed === e.stored);
+      health.indexing.every((e) => !e.refitting && !e.refitDue && (e.approximate === 'ready' || e.approximate === 'off') && e.indexed === e.stored);
     settled = quiet && (await indexedDocuments(base)) >= docs ? settled + 1 : 0;
     await new Promise((r) => setTimeout(r, 700));
   }

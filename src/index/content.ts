@@ -94,6 +94,14 @@ const FLUSH_BATCH = 512;
  * write before it) answers within that.
  */
 const MAX_BACKLOG = 1024;
+/**
+ * A key whose writes have paused for REST_MS is refitted on all its documents when its model has seen fewer than
+ * 1 / REST_REFIT_GROWTH of them and no full sample (maxFitTexts) yet: a bulk import rests on the model of its whole
+ * corpus, not on the one its last growth step left (20NG through HTTP: 0.6844 on a model of at least 1 / 1.3 of the
+ * posts, 0.7029 on all of them). Past a full sample the scheduled refit follows drift.
+ */
+const REST_MS = 10_000;
+const REST_REFIT_GROWTH = 1.05;
 /** Rounds of bringing a rebuild's concurrent writes into the new index before it is swapped in. */
 const DIRTY_ROUNDS = 3;
 /**
@@ -137,6 +145,9 @@ export class TenantContent {
   private tuning: Promise<void> | undefined;
   /** Closed (close() called): no tuning is started any more. */
   private closed = false;
+  /** When the last write was told (epoch ms), and the timer that looks for the key at rest after it. */
+  private lastWriteAt = 0;
+  private restTimer: NodeJS.Timeout | undefined;
   /**
    * The approximate builds of the serving index when the last snapshot was taken (undefined: not of this
    * generation): an approximate index rebuilt since (with more lists as the key grew) is saved too, or every
@@ -160,7 +171,11 @@ export class TenantContent {
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
     // running a second rebuild alongside (two at once lost track of the writes made during them).
     this.ready = this.restored.then((restored) => (restored ? undefined : this.refit()));
-    this.ready.then(() => (this.isReady = true), () => undefined);
+    this.ready.then(() => {
+      this.isReady = true;
+      // A key restored behind its documents (stopped during an import) is refitted once at rest, as after a write.
+      this.checkAtRest();
+    }, () => undefined);
     if (settings.snapshotDir) {
       this.snapshotTimer = setInterval(() => void this.persist(), settings.snapshotEveryMs);
       this.snapshotTimer.unref();
@@ -379,6 +394,32 @@ export class TenantContent {
     this.pending.add(id);
     this.dirtyDuringRefit?.add(id);
     this.scheduleFlush();
+    this.lastWriteAt = Date.now();
+    this.checkAtRest();
+  }
+
+  /** Whether the key is refitted once its writes pause: its model has seen fewer than 1 / REST_REFIT_GROWTH of its documents, and no full sample. */
+  get refitDueAtRest(): boolean {
+    const generation = this.generation;
+    if (!generation || generation.fittedDocs === 0 || generation.fittedDocs >= this.settings.maxFitTexts) return false;
+    return generation.index.size >= generation.fittedDocs * REST_REFIT_GROWTH;
+  }
+
+  /** Looks for the key at rest REST_MS after its last write: one timer a key, which later writes only put off. */
+  private checkAtRest(delay = REST_MS): void {
+    if (this.restTimer || this.closed) return;
+    this.restTimer = setTimeout(() => {
+      this.restTimer = undefined;
+      const quiet = Date.now() - this.lastWriteAt;
+      if (this.closed) return;
+      if (quiet < REST_MS) return this.checkAtRest(REST_MS - quiet);
+      // Still indexing: looked at again later (the end of a refit checks growth, not rest).
+      if (this.refitting || this.pending.size > 0) return this.checkAtRest();
+      if (!this.refitDueAtRest) return;
+      this.logEvent({ tenant: this.store.tenant, documents: this.generation.index.size, fittedDocs: this.generation.fittedDocs }, 'content model refit at rest');
+      this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
+    }, delay);
+    this.restTimer.unref();
   }
 
   clear(): void {
@@ -499,10 +540,11 @@ export class TenantContent {
     return state === 'ready' && (index?.untunedProbes || this.tuning) ? 'tuning' : state;
   }
 
-  /** Whether indexing work is under way or waiting: a backlog, a refit, an approximate build or its tuning. */
+  /** Whether indexing work is under way or waiting: a backlog, a refit (or one due at rest), an approximate build or its tuning. */
   get isBusy(): boolean {
     const approximate = this.approximateState;
-    return this.pending.size > 0 || this.applied < this.told || this.refitting !== undefined || approximate === 'building' || approximate === 'tuning';
+    return this.pending.size > 0 || this.applied < this.told || this.refitting !== undefined || this.refitDueAtRest ||
+      approximate === 'building' || approximate === 'tuning';
   }
 
   /** Whether a refit is building the next generation now. */
@@ -512,10 +554,18 @@ export class TenantContent {
 
   /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */
   refit(): Promise<void> {
-    this.refitting ??= this.restored.catch(() => false).then(() => this.rebuild()).finally(() => {
+    if (this.refitting) return this.refitting;
+    const refitting = this.restored.catch(() => false).then(() => this.rebuild()).finally(() => {
       this.refitting = undefined;
     });
-    return this.refitting;
+    // A refit fits the documents stored when it started; writes made meanwhile asked for a refit and were given this
+    // one. Once it is in, they count toward the next: a bulk import that ended during a refit stayed on the model
+    // that refit started from, as no write came to ask again (a 3,000-post test key stayed on the word vectors).
+    refitting.then(() => {
+      if (!this.closed) void this.maybeRefit();
+    }, () => undefined);
+    this.refitting = refitting;
+    return refitting;
   }
 
   /**
@@ -640,6 +690,7 @@ export class TenantContent {
   async close(): Promise<void> {
     this.closed = true;
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
+    clearTimeout(this.restTimer);
     await this.ready.catch(() => undefined);
     await this.persist();
     if (this.flushTimer) clearTimeout(this.flushTimer);

@@ -27,6 +27,8 @@ export interface IndexingProgress {
   stored: number;
   /** Whether the corpus model is being refitted (the next generation is built beside the serving one). */
   refitting: boolean;
+  /** Whether it will be refitted on every document once the key's writes pause (its model has seen fewer than 95 % of them). */
+  refitDue: boolean;
   /** Content search: exact scans only ('off'), an approximate index being built, its probes being tuned, or ready. */
   approximate: 'off' | 'building' | 'tuning' | 'ready';
   /** The serving content model: kind, dimensions, documents fitted on, and the shape its check chose (issue 32). */
@@ -345,7 +347,7 @@ export class TenantIndexes {
     }
     return {
       tenant: this.store.tenant, indexed: this.content.size, stored: this.stored, refitting: this.content.isRefitting,
-      approximate: this.content.approximateState, ...(this.content.model ? { model: this.content.model } : {}),
+      refitDue: this.content.refitDueAtRest, approximate: this.content.approximateState, ...(this.content.model ? { model: this.content.model } : {}),
     };
   }
 

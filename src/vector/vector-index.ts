@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApproximateIndex, ApproximateOptions, Hit, isPersistedApproximate, MAX_AUTO_NLIST, PersistedApproximate, rowsSizedFor } from './approximate';
 import { loadFaissAddon } from './faiss-addon';
+import { normaliseInPlace } from '../embedding/embed';
 import type { PackedSparse, SparseVector } from '../embedding/sparse';
 import { rankDescending } from './rank';
 import { SparseRows } from './sparse-rows';
@@ -114,16 +115,11 @@ export interface SearchOptions extends Partial<ApproximateTrial> {
 let nextStoreNumber = 1;
 
 
+/** A unit-length copy of `vec` (a zero vector stays zero); non-finite components are refused. */
 function normalised(vec: Float32Array): Float32Array {
-  let sum = 0;
-  for (let i = 0; i < vec.length; i++) sum += vec[i] * vec[i];
-  const out = new Float32Array(vec.length);
-  if (sum === 0 || !Number.isFinite(sum)) {
-    if (!Number.isFinite(sum)) throw new RangeError('vector has non-finite components');
-    return out;
-  }
-  const inv = 1 / Math.sqrt(sum);
-  for (let i = 0; i < vec.length; i++) out[i] = vec[i] * inv;
+  if (!vec.every(Number.isFinite)) throw new RangeError('vector has non-finite components');
+  const out = Float32Array.from(vec);
+  normaliseInPlace(out);
   return out;
 }
 
