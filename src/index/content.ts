@@ -27,6 +27,8 @@ export interface ContentSettings {
   exactSearch: boolean;
   /** Documents from which the index builds its approximate search (unset: the index's default). */
   approximateFrom?: number;
+  /** The first pause before a failed probe tuning is tried again (unset: 30 s). */
+  tuneRetryMs?: number;
 }
 
 export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string, snapshotEveryMs = 5 * 60_000): ContentSettings {
@@ -114,6 +116,9 @@ const DIRTY_ROUNDS = 3;
 const TUNE_QUERIES = 64;
 const TUNE_ANSWERS = 10;
 const TUNE_RECALL = 0.975;
+/** A probe tuning that failed (storage or the pool unavailable) is tried again after this, doubled after each failure up to MAX_TUNE_RETRY_MS. */
+const TUNE_RETRY_MS = 30_000;
+const MAX_TUNE_RETRY_MS = 10 * 60_000;
 
 function evenSample<T>(items: readonly T[], max: number): T[] {
   if (items.length <= max) return [...items];
@@ -148,6 +153,9 @@ export class TenantContent {
   /** When the last write was told (epoch ms), and the timer that looks for the key at rest after it. */
   private lastWriteAt = 0;
   private restTimer: NodeJS.Timeout | undefined;
+  /** The next try of a probe tuning that failed, and the pause before the one after. */
+  private tuneRetry: NodeJS.Timeout | undefined;
+  private tuneRetryMs: number;
   /**
    * The approximate builds of the serving index when the last snapshot was taken (undefined: not of this
    * generation): an approximate index rebuilt since (with more lists as the key grew) is saved too, or every
@@ -167,6 +175,7 @@ export class TenantContent {
     private readonly logger: Logger,
     private readonly start: ContentStart,
   ) {
+    this.tuneRetryMs = settings.tuneRetryMs ?? TUNE_RETRY_MS;
     this.restored = (start.after ?? Promise.resolve()).then(() => this.restore());
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
     // running a second rebuild alongside (two at once lost track of the writes made during them).
@@ -675,14 +684,26 @@ export class TenantContent {
       }, TUNE_RECALL);
       this.logger.info({ tenant: this.store.tenant, documents: index.size, chosen, tried }, 'approximate search probes tuned');
     };
+    clearTimeout(this.tuneRetry);
+    this.tuneRetry = undefined;
     this.tuning = tune().then(() => {
       this.tuning = undefined;
+      this.tuneRetryMs = this.settings.tuneRetryMs ?? TUNE_RETRY_MS;
       // A tuning asked for while this one ran (a rebuilt index swapped in, a refit's generation, the key grown past
       // RETUNE_GROWTH) returned at once: without this the key showed 'tuning' with none under way until its next write.
       if (!this.closed && this.generation.index.untunedProbes) this.tuneProbes(this.generation);
     }, (error: unknown) => {
       this.tuning = undefined;
-      this.logger.warn({ err: error, tenant: this.store.tenant }, 'approximate search probe tuning failed');
+      // Tried again after a pause (longer after each failure): else the key showed 'tuning' until its next write.
+      const delay = this.tuneRetryMs;
+      this.tuneRetryMs = Math.min(MAX_TUNE_RETRY_MS, 2 * delay);
+      this.logger.warn({ err: error, tenant: this.store.tenant, retryInMs: delay }, 'approximate search probe tuning failed');
+      if (this.closed) return;
+      this.tuneRetry = setTimeout(() => {
+        this.tuneRetry = undefined;
+        if (!this.closed) this.tuneProbes(this.generation);
+      }, delay);
+      this.tuneRetry.unref();
     });
   }
 
@@ -691,6 +712,7 @@ export class TenantContent {
     this.closed = true;
     if (this.snapshotTimer) clearInterval(this.snapshotTimer);
     clearTimeout(this.restTimer);
+    clearTimeout(this.tuneRetry);
     await this.ready.catch(() => undefined);
     await this.persist();
     if (this.flushTimer) clearTimeout(this.flushTimer);
