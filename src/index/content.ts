@@ -407,8 +407,16 @@ export class TenantContent {
     this.checkAtRest();
   }
 
-  /** Whether the key is refitted once its writes pause: its model has seen fewer than 1 / REST_REFIT_GROWTH of its documents, and no full sample. */
+  /**
+   * Whether a refit will follow once the key's writes pause: one is looked for (a write or the start armed it) and the
+   * model is behind. A refit at rest that failed is not due again until the next write or the scheduled refit.
+   */
   get refitDueAtRest(): boolean {
+    return this.restTimer !== undefined && this.modelBehind();
+  }
+
+  /** Whether the model has seen fewer than 1 / REST_REFIT_GROWTH of the key's documents, and no full sample. */
+  private modelBehind(): boolean {
     const generation = this.generation;
     if (!generation || generation.fittedDocs === 0 || generation.fittedDocs >= this.settings.maxFitTexts) return false;
     return generation.index.size >= generation.fittedDocs * REST_REFIT_GROWTH;
@@ -424,7 +432,7 @@ export class TenantContent {
       if (quiet < REST_MS) return this.checkAtRest(REST_MS - quiet);
       // Still indexing: looked at again later (the end of a refit checks growth, not rest).
       if (this.refitting || this.pending.size > 0) return this.checkAtRest();
-      if (!this.refitDueAtRest) return;
+      if (!this.modelBehind()) return;
       this.logEvent({ tenant: this.store.tenant, documents: this.generation.index.size, fittedDocs: this.generation.fittedDocs }, 'content model refit at rest');
       this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
     }, delay);
