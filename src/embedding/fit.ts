@@ -1,5 +1,5 @@
 import {
-  DEFAULT_CANDIDATES, DEFAULT_SECOND_STAGE, lsaDimensions, MIN_DOCS_FOR_CORPUS_MODEL, RERANK_MIN_DOCS, shapeBySize,
+  DEFAULT_CANDIDATES, lsaDimensions, MIN_DOCS_FOR_CORPUS_MODEL, RERANK_MIN_DOCS, SECOND_STAGE_WEIGHTS, shapeBySize,
   type EmbeddingModel, type LsaModel, type ModelShape, type TermWeighting, type WordVectorModel,
 } from './model';
 import { contentId } from './serialize';
@@ -202,7 +202,7 @@ function lsaOf(analysed: ReadonlyArray<{ terms: string[] }>, language: string, f
   const fitted = fitProjection(analysed, language, fittedDocs, { ...options, dim, weighting, singularValueExponent, powerIterations, sparseWeighting });
   return withShape(fitted, {
     chosenBy: 'check', dim: fitted.dim, weighting, singularValueExponent, powerIterations, sparseWeighting, secondStage, candidates: DEFAULT_CANDIDATES,
-    weights: DEFAULT_SECOND_STAGE,
+    weights: SECOND_STAGE_WEIGHTS,
     check: {
       method: 'document-length', documents: lengths.length, medianTerms, quartileTerms: [at(0.25), at(0.75)], longTextTerms: LONG_TEXT_TERMS,
       checkMs: Math.round(checkMs * 1000) / 1000, fitMs: Math.round(performance.now() - started),

@@ -15,6 +15,7 @@ interface Shape {
   sparseWeighting?: string;
   secondStage: boolean;
   candidates: number;
+  weights?: { feedbackDocs: number; feedbackWeight: number; denseWeight: number; denseFeedbackWeight: number };
   check?: { method: string; documents: number; medianTerms: number; longTextTerms: number; checkMs: number; fitMs: number };
 }
 interface Entry { tenant: string; indexed: number; refitting: boolean; model?: { kind: string; dim: number; fittedDocs: number; shape: Shape } }
@@ -71,6 +72,8 @@ describe('model shape chosen per key (issue 32)', function () {
     }
     assert.ok(long.model!.shape.check!.medianTerms >= long.model!.shape.check!.longTextTerms, JSON.stringify(long.model));
     assert.equal(long.model!.shape.secondStage, true);
+    assert.deepEqual(long.model!.shape.weights,
+      { feedbackDocs: 3, feedbackWeight: 2, denseWeight: 1.5, denseFeedbackWeight: 3 }, 'the second stage weighs the dense evidence at λ 1.5, μ 3');
     assert.equal(long.model!.shape.weighting, 'log-entropy', 'long texts: the projection fitted on log-entropy weights');
     assert.equal(short.model!.shape.weighting, 'sublinear-tfidf');
     assert.equal(long.model!.shape.singularValueExponent, 0.5, 'long texts: σ^-0.5, as the second stage was tuned');
