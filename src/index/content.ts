@@ -175,7 +175,7 @@ export class TenantContent {
     private readonly logger: Logger,
     private readonly start: ContentStart,
   ) {
-    this.tuneRetryMs = settings.tuneRetryMs ?? TUNE_RETRY_MS;
+    this.tuneRetryMs = this.firstTuneRetryMs;
     this.restored = (start.after ?? Promise.resolve()).then(() => this.restore());
     // Through refit(), like every rebuild: a scheduled refit arriving meanwhile joins this one instead of
     // running a second rebuild alongside (two at once lost track of the writes made during them).
@@ -658,6 +658,11 @@ export class TenantContent {
     return hits.map((h) => ({ id: h.id, similarity: Math.min(1, Math.max(0, h.score)) }));
   }
 
+  /** The pause before the first try again of a failed probe tuning. */
+  private get firstTuneRetryMs(): number {
+    return this.settings.tuneRetryMs ?? TUNE_RETRY_MS;
+  }
+
   /**
    * Tunes the approximate index's probes on this key's documents: "similar to" a sample of them, answered through
    * the approximate index and exactly, until the answers agree (TUNE_RECALL of the exact top 10). Now if it serves
@@ -696,7 +701,7 @@ export class TenantContent {
     this.tuneRetry = undefined;
     this.tuning = tune().then(() => {
       this.tuning = undefined;
-      this.tuneRetryMs = this.settings.tuneRetryMs ?? TUNE_RETRY_MS;
+      this.tuneRetryMs = this.firstTuneRetryMs;
       // A tuning asked for while this one ran (a rebuilt index swapped in, a refit's generation, the key grown past
       // RETUNE_GROWTH) returned at once: without this the key showed 'tuning' with none under way until its next write.
       if (!this.closed && this.generation.index.untunedProbes) this.tuneProbes(this.generation);
