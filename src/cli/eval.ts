@@ -82,7 +82,8 @@ export function describeContentModel(m: ContentModel | undefined): string {
   const head = `content model: ${m.kind}, ${m.dim} dimensions, fitted on ${m.fittedDocs} documents`;
   if (!s) return head;
   const projection = m.kind === 'lsa' ? `, projection ${s.weighting} σ^${(s.singularValueExponent ?? 0.5) - 1}, SVD ${s.powerIterations ?? 1} power iterations` : '';
-  const stage = `${s.secondStage ? `second stage on (${s.candidates} candidates, terms ${s.sparseWeighting ?? 'sublinear-tfidf'})` : 'dense only (no second stage)'}${projection}`;
+  const dense = s.weights ? `, dense λ ${s.weights.denseWeight} μ ${s.weights.denseFeedbackWeight}` : '';
+  const stage = `${s.secondStage ? `second stage on (${s.candidates} candidates, terms ${s.sparseWeighting ?? 'sublinear-tfidf'}${dense})` : 'dense only (no second stage)'}${projection}`;
   const check = s.check
     ? `; chosen by the key's documents: median ${s.check.medianTerms} terms (quartiles ${s.check.quartileTerms[0]}–${s.check.quartileTerms[1]}), second stage from ${s.check.longTextTerms}; check ${s.check.checkMs} ms of a ${s.check.fitMs} ms fit`
     : `; chosen by ${s.chosenBy}`;

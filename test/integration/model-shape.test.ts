@@ -90,7 +90,7 @@ describe('model shape chosen per key (issue 32)', function () {
 
     // `kindred eval` reads the same figures from /healthz and prints the choice.
     const evalLines = await Promise.all(['long-key', 'short-key'].map(async (key) => describeContentModel(await contentModelOf(new KindredClient(server.url, key), key))));
-    assert.match(evalLines[0]!, new RegExp(String.raw`^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates, terms ${longTerms}\), projection log-entropy σ\^-0\.5, SVD 4 power iterations; chosen by the key's documents: median \d+ terms`));
+    assert.match(evalLines[0]!, new RegExp(String.raw`^content model: lsa, \d+ dimensions, fitted on 2100 documents, second stage on \(\d+ candidates, terms ${longTerms}, dense λ 1\.5 μ 3\), projection log-entropy σ\^-0\.5, SVD 4 power iterations; chosen by the key's documents: median \d+ terms`));
     assert.match(evalLines[1]!, /^content model: lsa, 96 dimensions, fitted on 4200 documents, dense only \(no second stage\), projection sublinear-tfidf σ\^0, SVD 1 power iterations; chosen by the key's documents: median \d+ terms/);
 
     // Both find the document itself among the first three, whichever shape they run.
