@@ -96,7 +96,9 @@ const isCaption = (element: Element): boolean =>
 
 export function dropBoilerplateBlocks(content: Element): number {
   let removed = 0;
-  for (const heading of elementsOf(content).filter((element) => tagIn(element, HEADING_LIKE_TAGS))) {
+  // One listing for the four passes: they only remove, and each skips what an earlier one removed.
+  const elements = elementsOf(content);
+  for (const heading of elements.filter((element) => tagIn(element, HEADING_LIKE_TAGS))) {
     if (!content.contains(heading) || textLength(heading) > 60 || !LIST_HEADING.test(normaliseSpace(heading.textContent ?? ''))) continue;
     // the heading and what follows it in its container: a list of other articles
     let next = heading.nextElementSibling;
@@ -110,20 +112,20 @@ export function dropBoilerplateBlocks(content: Element): number {
     }
   }
   // teasers of other articles: an excerpt cut off with "[…]"
-  for (const teaser of elementsOf(content).filter((element) => tagIn(element, TEASER_TAGS))) {
+  for (const teaser of elements.filter((element) => tagIn(element, TEASER_TAGS))) {
     if (content.contains(teaser) && textLength(teaser) < 700 && /\[(?:…|\.\.\.)\]\s*$/.test(normaliseSpace(teaser.textContent ?? ''))) {
       teaser.remove();
       removed++;
     }
   }
   // captions and picture credits are not the article's text
-  for (const caption of elementsOf(content).filter(isCaption)) {
+  for (const caption of elements.filter(isCaption)) {
     if (content.contains(caption) && textLength(caption) < 400) {
       caption.remove();
       removed++;
     }
   }
-  for (const element of elementsOf(content).filter((candidate) => tagIn(candidate, PROMPT_TAGS))) {
+  for (const element of elements.filter((candidate) => tagIn(candidate, PROMPT_TAGS))) {
     if (!content.contains(element)) continue; // the article is detached: isConnected is false for all of it
     if (isEnglishPrompt(normaliseSpace(element.textContent ?? ''))) {
       element.remove();
