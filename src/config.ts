@@ -26,6 +26,8 @@ export interface Config {
   refitCron: string;
   /** The content model is refitted when a key holds this many times the documents it was fitted on. */
   refitGrowth: number;
+  /** A key's writes paused this long, its model is refitted on every document if behind (KINDRED_REFIT_AT_REST_SECONDS, default 10; 0: never). */
+  refitAtRestMs: number;
   /** Bearer token for admin surfaces (/metrics, dashboard); unset disables them. */
   adminToken?: string;
   /** Origins whose browser scripts may call the API (KINDRED_CORS_ORIGINS). */
@@ -162,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     versionHosts: parseVersionHosts(env.KINDRED_VERSION_HOSTS),
     refitCron: env.KINDRED_REFIT_CRON || '30 3 * * *',
     refitGrowth: Number(env.KINDRED_REFIT_GROWTH) > 1 ? Number(env.KINDRED_REFIT_GROWTH) : 2,
+    refitAtRestMs: intFrom('KINDRED_REFIT_AT_REST_SECONDS', env.KINDRED_REFIT_AT_REST_SECONDS, 10, 0) * 1000,
     adminToken: env.KINDRED_ADMIN_TOKEN || undefined,
     corsOrigins: corsOriginsFrom(env.KINDRED_CORS_ORIGINS),
     nodeId: nodeIdFrom(env.KINDRED_NODE_ID),

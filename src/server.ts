@@ -75,6 +75,7 @@ export async function start(config: Config = loadConfig()): Promise<Kindred> {
     ...defaultContentSettings(config.cacheDir, config.refitGrowth, path.join(config.dataDir, 'index'), config.snapshotEveryMs),
     exactSearch: config.exactSearch,
     approximateFrom: config.approximateFrom,
+    refitAtRestMs: config.refitAtRestMs,
   };
   const indexes = new Indexes(storage, pool, changes, contentSettings, logger, config.indexMemory);
   const clusters = new ClusterService(storage, pool, indexes, logger);

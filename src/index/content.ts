@@ -29,6 +29,8 @@ export interface ContentSettings {
   approximateFrom?: number;
   /** The first pause before a failed probe tuning is tried again (unset: 30 s). */
   tuneRetryMs?: number;
+  /** How long a key's writes pause before it is refitted on every document if its model is behind (unset: REST_MS; 0: never). */
+  refitAtRestMs?: number;
 }
 
 export function defaultContentSettings(cacheDir: string, refitGrowth = 2, snapshotDir?: string, snapshotEveryMs = 5 * 60_000): ContentSettings {
@@ -97,7 +99,7 @@ const FLUSH_BATCH = 512;
  */
 const MAX_BACKLOG = 1024;
 /**
- * A key whose writes have paused for REST_MS is refitted on all its documents when its model has seen fewer than
+ * A key whose writes have paused for REST_MS (`refitAtRestMs`) is refitted on all its documents when its model has seen fewer than
  * 1 / REST_REFIT_GROWTH of them and no full sample (maxFitTexts) yet: a bulk import rests on the model of its whole
  * corpus, not on the one its last growth step left (20NG through HTTP: 0.6844 on a model of at least 1 / 1.3 of the
  * posts, 0.7029 on all of them). Past a full sample the scheduled refit follows drift.
@@ -422,14 +424,19 @@ export class TenantContent {
     return generation.index.size >= generation.fittedDocs * REST_REFIT_GROWTH;
   }
 
-  /** Looks for the key at rest REST_MS after its last write: one timer a key, which later writes only put off. */
-  private checkAtRest(delay = REST_MS): void {
-    if (this.restTimer || this.closed) return;
+  /** How long the writes pause before a key is at rest (0: never refitted at rest). */
+  private get restMs(): number {
+    return this.settings.refitAtRestMs ?? REST_MS;
+  }
+
+  /** Looks for the key at rest a pause after its last write: one timer a key, which later writes only put off. */
+  private checkAtRest(delay = this.restMs): void {
+    if (this.restTimer || this.closed || this.restMs === 0) return;
     this.restTimer = setTimeout(() => {
       this.restTimer = undefined;
       const quiet = Date.now() - this.lastWriteAt;
       if (this.closed) return;
-      if (quiet < REST_MS) return this.checkAtRest(REST_MS - quiet);
+      if (quiet < this.restMs) return this.checkAtRest(this.restMs - quiet);
       // Still indexing: looked at again later (the end of a refit checks growth, not rest).
       if (this.refitting || this.pending.size > 0) return this.checkAtRest();
       if (!this.modelBehind()) return;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client, createInBatches } from '../helpers/client';
 import { newsgroupTexts, tenantOf } from '../helpers/invariants';
+import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../helpers/server';
 
 interface Entry { tenant: string; indexed: number; stored: number; refitting: boolean; refitDue: boolean; model?: { kind: string; fittedDocs: number } }
@@ -79,5 +80,49 @@ describe('growth refits catch up with a bulk import', function () {
     assert.equal(after?.refitting, false);
     assert.equal(after?.refitDue, false);
     assert.equal(after?.model?.fittedDocs, fitted.model?.fittedDocs);
+  });
+});
+
+describe('refits at rest can be turned off (KINDRED_REFIT_AT_REST_SECONDS=0)', function () {
+  this.timeout(300_000);
+  let server: RunningServer;
+
+  before(async () => {
+    // Growth refits only at tenfold growth: what the key rests on is the pause's doing alone.
+    server = await startServer({ backend: 'embedded', keys: ['off-key'], env: { KINDRED_REFIT_GROWTH: '10', KINDRED_REFIT_AT_REST_SECONDS: '0' } });
+  });
+  after(() => server?.stop());
+
+  async function entry(): Promise<Entry | undefined> {
+    const body = (await (await fetch(`${server.url}/healthz?tenant=${tenantOf('off-key')}`)).json()) as { indexing: Entry[] };
+    return body.indexing[0];
+  }
+
+  it('reads the setting: seconds, 0 for never, 10 when unset', () => {
+    assert.equal(loadConfig({}).refitAtRestMs, 10_000);
+    assert.equal(loadConfig({ KINDRED_REFIT_AT_REST_SECONDS: '0' }).refitAtRestMs, 0);
+    assert.equal(loadConfig({ KINDRED_REFIT_AT_REST_SECONDS: '3' }).refitAtRestMs, 3000);
+    for (const bad of ['-1', '1.5', 'soon']) assert.throws(() => loadConfig({ KINDRED_REFIT_AT_REST_SECONDS: bad }), /KINDRED_REFIT_AT_REST_SECONDS/);
+  });
+
+  it('leaves a key behind its documents on its model when the pause is off', async () => {
+    const docs = newsgroupTexts(1200);
+    const api = new Client(server.url, 'off-key');
+    await createInBatches(api, docs.slice(0, 1000));
+    let rested: Entry | undefined;
+    for (const until = Date.now() + 120_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      rested = await entry();
+      if (rested?.model?.kind === 'lsa' && rested.indexed === 1000 && !rested.refitting) break;
+    }
+    const fitted = rested?.model?.fittedDocs ?? 0;
+    assert.ok(fitted > 0 && fitted <= 1000, JSON.stringify(rested));
+    await createInBatches(api, docs.slice(1000));
+    // 1,200 documents against a model of at most 1,000: behind by the pause's measure, not by tenfold growth.
+    await new Promise((r) => setTimeout(r, 12_000));
+    const after = await entry();
+    assert.equal(after?.indexed, 1200);
+    assert.equal(after?.refitting, false);
+    assert.equal(after?.refitDue, false);
+    assert.equal(after?.model?.fittedDocs, fitted, 'no refit at rest');
   });
 });
