@@ -59,6 +59,19 @@ export function loadSplit(split: 'train' | 'test'): LabelledDoc[] {
   return docs;
 }
 
+/** The `count` rows nearest `query` by dense score, best first, with their scores and their rows (a second stage's input). */
+export function denseCandidates(vectors: Float32Array, dim: number, query: Float32Array, count: number): Candidates {
+  const rows = denseTopK(vectors, dim, query, count);
+  const dense = Float32Array.from(rows, (r) => {
+    let s = 0;
+    for (let j = 0; j < dim; j++) s += vectors[r * dim + j]! * query[j]!;
+    return s;
+  });
+  const candidateVectors = new Float32Array(rows.length * dim);
+  rows.forEach((r, c) => candidateVectors.set(vectors.subarray(r * dim, (r + 1) * dim), c * dim));
+  return { rows, dense, vectors: candidateVectors };
+}
+
 /** Exact top-k of `query · rows` (rows of `dim`) by a plain typed-array loop. */
 export function denseTopK(rows: Float32Array, dim: number, query: Float32Array, k: number): number[] {
   const n = rows.length / dim;
@@ -146,7 +159,7 @@ function topOfArray(scores: Float32Array, k: number): number[] {
   return best;
 }
 
-interface Candidates {
+export interface Candidates {
   rows: number[];
   dense: Float32Array;
   /** the candidates' dense vectors, rows in candidate order */
@@ -208,18 +221,7 @@ export class EmbeddingPipeline {
     if (this.cached?.queries !== queries) {
       const q = await embedTextsDetailed(this.pool, this.bytes, [...queries]);
       const dim = q.dim;
-      const candidates = queries.map((_, i) => {
-        const query = q.vectors.subarray(i * dim, (i + 1) * dim);
-        const rows = denseTopK(this.vectors, dim, query, this.candidateCount);
-        const dense = Float32Array.from(rows, (r) => {
-          let s = 0;
-          for (let j = 0; j < dim; j++) s += this.vectors[r * dim + j]! * query[j]!;
-          return s;
-        });
-        const vectors = new Float32Array(rows.length * dim);
-        rows.forEach((r, c) => vectors.set(this.vectors.subarray(r * dim, (r + 1) * dim), c * dim));
-        return { rows, dense, vectors };
-      });
+      const candidates = queries.map((_, i) => denseCandidates(this.vectors, dim, q.vectors.subarray(i * dim, (i + 1) * dim), this.candidateCount));
       this.cached = { queries, candidates, sparse: q.sparse };
     }
     return { candidates: this.cached.candidates, querySparse: this.cached.sparse, corpusSparse: this.sparse };

@@ -8,7 +8,7 @@
  */
 import { embedBatch, fitModelSync, packSparse, rankByScore, rerankCandidates } from '../src/embedding';
 import { reuters, REUTERS_QUERIES, type CorpusSplit } from './corpora';
-import { denseTopK, TfidfBaselineRanker } from './quality';
+import { denseCandidates, TfidfBaselineRanker } from './quality';
 import { shuffled } from './support';
 
 const DRAWS = Number(process.env.BENCH_DRAWS ?? 2000);
@@ -22,16 +22,9 @@ function modelHits(split: CorpusSplit, options: { dim?: number }, secondStage: b
   const dim = model.dim;
   return Uint8Array.from(split.test, (doc, q) => {
     const query = test.vectors.subarray(q * dim, (q + 1) * dim);
-    const rows = denseTopK(train.vectors, dim, query, secondStage ? model.shape!.candidates : 10);
+    const { rows, dense, vectors } = denseCandidates(train.vectors, dim, query, secondStage ? model.shape!.candidates : 10);
     let top = rows.slice(0, 10);
     if (secondStage) {
-      const dense = Float32Array.from(rows, (r) => {
-        let s = 0;
-        for (let j = 0; j < dim; j++) s += train.vectors[r * dim + j]! * query[j]!;
-        return s;
-      });
-      const vectors = new Float32Array(rows.length * dim);
-      rows.forEach((r, c) => vectors.set(train.vectors.subarray(r * dim, (r + 1) * dim), c * dim));
       const scores = rerankCandidates(test.sparse[q]!, packSparse(rows.map((r) => train.sparse[r]!)), {
         ...model.shape!.weights, denseScores: dense, candidateVectors: vectors,
       });
