@@ -24,7 +24,7 @@ import {
 } from '../src/embedding';
 import { wordVectorModel } from '../src/embedding/fit';
 import type { LsaModel } from '../src/embedding/model';
-import { loadWordVectors } from '../src/embedding/word-vectors';
+import { loadWordVectors, WORD_VECTOR_DIM } from '../src/embedding/word-vectors';
 import { packSparse, sparseDot } from '../src/embedding/sparse';
 import { analyze, countTerms } from '../src/text';
 import { debianTwins, newsgroups, reuters, REUTERS_QUERIES, type CorpusSplit } from './corpora';
@@ -432,8 +432,8 @@ function withWordVectors(nu: number, form: 'add' | 'rrf'): Reorder {
       ...e.model.shape?.weights, denseScores: c.dense.subarray(0, n), candidateVectors: rowsOf(e.train.vectors, e.model.dim, rows),
     });
     const wv = wordVectorRows(e);
-    const query = wv.test.subarray(q * 100, (q + 1) * 100);
-    const cos = Float32Array.from(rows, (r) => dot(wv.train, r * 100, query, 100));
+    const query = wv.test.subarray(q * WORD_VECTOR_DIM, (q + 1) * WORD_VECTOR_DIM);
+    const cos = Float32Array.from(rows, (r) => dot(wv.train, r * WORD_VECTOR_DIM, query, WORD_VECTOR_DIM));
     if (form === 'add') {
       const mean = cos.reduce((s, x) => s + x, 0) / Math.max(1, n);
       return rankByScore(scores.map((s, i) => s + nu * (cos[i]! - mean))).slice(0, 10).map((i) => rows[i]!);

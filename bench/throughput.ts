@@ -361,7 +361,7 @@ function selectedPaths(corpus: Corpus, all: PathSpec[]): PathSpec[] {
   return all.filter((p) => names.includes(p.name) && (corpus.withUsers || !p.name.startsWith('user-')) && (corpus.labels || p.name !== 'tags'));
 }
 
-/** Queries a path's check asks: each must answer 2xx, and one of them soundly (a document that already carries its one tag rightly gets no suggestions). */
+/** Queries a path's check asks, until one answers soundly; each asked must answer 2xx (a document that already carries its one tag rightly gets no suggestions). */
 const CHECKED_QUERIES = 10;
 
 async function checkPath(base: string, spec: PathSpec): Promise<string | undefined> {

@@ -26,7 +26,7 @@ export interface Config {
   refitCron: string;
   /** The content model is refitted when a key holds this many times the documents it was fitted on. */
   refitGrowth: number;
-  /** A key's writes paused this long, its model is refitted on every document if behind (KINDRED_REFIT_AT_REST_SECONDS, default 10; 0: never). */
+  /** Once a key's writes pause this long, a model behind them is refitted on every document (KINDRED_REFIT_AT_REST_SECONDS, default 10; 0: never). */
   refitAtRestMs: number;
   /** Bearer token for admin surfaces (/metrics, dashboard); unset disables them. */
   adminToken?: string;

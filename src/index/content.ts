@@ -29,7 +29,7 @@ export interface ContentSettings {
   approximateFrom?: number;
   /** The first pause before a failed probe tuning is tried again (unset: 30 s). */
   tuneRetryMs?: number;
-  /** How long a key's writes pause before it is refitted on every document if its model is behind (unset: REST_MS; 0: never). */
+  /** How long a key's writes pause before a model behind them is refitted on every document (unset: REST_MS; 0: never). */
   refitAtRestMs?: number;
 }
 
@@ -99,10 +99,10 @@ const FLUSH_BATCH = 512;
  */
 const MAX_BACKLOG = 1024;
 /**
- * A key whose writes have paused for REST_MS (`refitAtRestMs`) is refitted on all its documents when its model has seen fewer than
- * 1 / REST_REFIT_GROWTH of them and no full sample (maxFitTexts) yet: a bulk import rests on the model of its whole
- * corpus, not on the one its last growth step left (20NG through HTTP: 0.6844 on a model of at least 1 / 1.3 of the
- * posts, 0.7029 on all of them). Past a full sample the scheduled refit follows drift.
+ * A key whose writes have paused for REST_MS (`refitAtRestMs`) is refitted on all its documents when its model has
+ * seen fewer than 1 / REST_REFIT_GROWTH of them and no full sample (maxFitTexts) yet: a bulk import rests on the model
+ * of its whole corpus, not on the one its last growth step left (20NG through HTTP: 0.6844 on a model of at least
+ * 1 / 1.3 of the posts, 0.7029 on all of them). Past a full sample the scheduled refit follows drift.
  */
 const REST_MS = 10_000;
 const REST_REFIT_GROWTH = 1.05;
@@ -118,7 +118,7 @@ const DIRTY_ROUNDS = 3;
 const TUNE_QUERIES = 64;
 const TUNE_ANSWERS = 10;
 const TUNE_RECALL = 0.975;
-/** A probe tuning that failed (storage or the pool unavailable) is tried again after this, doubled after each failure up to MAX_TUNE_RETRY_MS. */
+/** A failed probe tuning (storage or the pool unavailable) is tried again after this, doubled each time up to the max. */
 const TUNE_RETRY_MS = 30_000;
 const MAX_TUNE_RETRY_MS = 10 * 60_000;
 
@@ -441,7 +441,7 @@ export class TenantContent {
       if (this.refitting || this.pending.size > 0) return this.checkAtRest();
       if (!this.modelBehind()) return;
       this.logEvent({ tenant: this.store.tenant, documents: this.generation.index.size, fittedDocs: this.generation.fittedDocs }, 'content model refit at rest');
-      this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
+      void this.refitLogged();
     }, delay);
     this.restTimer.unref();
   }
@@ -554,7 +554,7 @@ export class TenantContent {
       : fittedDocs >= this.settings.maxFitTexts ? this.settings.refitGrowth * LATE_GROWTH_FACTOR : this.settings.refitGrowth;
     const due = index.size >= Math.max(1, fittedDocs * growth) || (!corpus && index.size >= MIN_DOCS_FOR_CORPUS_MODEL);
     if (!due) return undefined;
-    return this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
+    return this.refitLogged();
   }
 
   /** The serving index's approximate search: off (exact scans), being built, its probes being tuned, or ready. */
@@ -574,6 +574,11 @@ export class TenantContent {
   /** Whether a refit is building the next generation now. */
   get isRefitting(): boolean {
     return this.refitting !== undefined;
+  }
+
+  /** A refit the key starts itself (growth, rest): its failure is logged, and the next write or schedule asks again. */
+  private refitLogged(): Promise<void> {
+    return this.refit().catch((error: unknown) => this.logger.error({ err: error, tenant: this.store.tenant }, 'content model refit failed'));
   }
 
   /** Refits the model and rebuilds the index aside; queries keep using the current one meanwhile. */
